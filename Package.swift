@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tick",
+    // Synchronization (Atomic) and Int128 need these OS versions on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Tick", targets: ["Tick"]),
+        .library(name: "TickTesting", targets: ["TickTesting"]),
+        .library(name: "TickIndicators", targets: ["TickIndicators"]),
+    ],
+    targets: [
+        .target(name: "Tick"),
+        .target(name: "TickTesting", dependencies: ["Tick"]),
+        .target(name: "TickIndicators", dependencies: ["Tick"]),
+        .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),
+        .testTarget(name: "TickTestingTests", dependencies: ["Tick", "TickTesting"]),
+        .testTarget(name: "TickIndicatorsTests", dependencies: ["Tick", "TickTesting", "TickIndicators"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,145 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
+
+extension SchedulerInstant {
+    /// The current time of the system's monotonic clock (the real schedulers' `now`).
+    public static var monotonicNow: SchedulerInstant {
+        SchedulerInstant(offset: .nanoseconds(Int64(bitPattern: DispatchTime.now().uptimeNanoseconds)))
+    }
+}
+
+/// A trampoline on the current thread: work scheduled while it is running is
+/// queued and runs after the current action, in (due time, order scheduled)
+/// order, before the outermost `schedule` call returns.
+///
+/// Tick subscribes through this trampoline, as RxSwift does, so that a
+/// synchronous source (`from`, `range`, `repeatElement`) only starts emitting
+/// once the whole chain of subscriptions is wired: `repeatElement(1).take(3)`
+/// stops, and `merge` of two synchronous sources interleaves them.
+///
+/// Delayed work **blocks the current thread** until it is due (the thread
+/// sleeps); periodic work keeps the thread busy until it is disposed from inside
+/// an action. Prefer ``DispatchQueueScheduler`` for real delays.
+public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
+    /// The scheduler; its queue is per thread.
+    public static let instance = CurrentThreadScheduler()
+
+    private init() {}
+
+    /// `true` when no trampoline is running on this thread, so scheduled work
+    /// would run at once.
+    public static var isScheduleRequired: Bool { Trampoline.current == nil }
+
+    public var now: SchedulerInstant { .monotonicNow }
+
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> any Disposable {
+        enqueue(due: now, action)
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        enqueue(due: now + checkedDelay(delay, "CurrentThreadScheduler.schedule(after:)"), action)
+    }
+
+    @discardableResult
+    public func schedulePeriodic(
+        after delay: Duration, period: Duration, _ action: @escaping () -> Void
+    ) -> any Disposable {
+        guard checkedPeriod(period, "CurrentThreadScheduler.schedulePeriodic") else { return Disposables.create() }
+        let start = now + checkedDelay(delay, "CurrentThreadScheduler.schedulePeriodic")
+        let periodic = SerialDisposable()
+        var tick: (() -> Void)!
+        var next = start
+        tick = { [unowned self] in
+            action()
+            guard !periodic.isDisposed else { return }
+            next += period
+            periodic.disposable = self.enqueue(due: next, tick)
+        }
+        periodic.disposable = enqueue(due: start, tick)
+        return Disposables.create(with: {
+            periodic.dispose()
+            tick = nil
+        })
+    }
+
+    /// Runs `body` with a trampoline installed on this thread (creating one if
+    /// there is none), then runs the work `body` queued, before returning.
+    static func trampolined<R>(_ body: () -> R) -> R {
+        if Trampoline.current != nil { return body() }
+        let trampoline = Trampoline()
+        return trampoline.drain(after: body)
+    }
+
+    private func enqueue(due: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
+        let item = ScheduledAction(action)
+        if let trampoline = Trampoline.current {
+            trampoline.push(due: due, item)
+            return item
+        }
+        let trampoline = Trampoline()
+        trampoline.push(due: due, item)
+        trampoline.drain()
+        return item
+    }
+}
+
+/// The per-thread queue of the current-thread scheduler.
+private final class Trampoline {
+    private var heap = BinaryHeap<ScheduledAction>()
+    private var sequence: UInt64 = 0
+
+    nonisolated(unsafe) private static var key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var current: Trampoline? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    func push(due: SchedulerInstant, _ item: ScheduledAction) {
+        heap.push(.init(due: due.offset, sequence: sequence, payload: item))
+        sequence &+= 1
+    }
+
+    /// Runs queued work until the queue is empty, with this trampoline installed
+    /// as the thread's current one.
+    func drain() {
+        drain(after: {})
+    }
+
+    /// Installs this trampoline, runs `body`, then runs queued work until the
+    /// queue is empty.
+    func drain<R>(after body: () -> R) -> R {
+        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.key, nil) }
+        let result = body()
+        while let entry = heap.popFirst() {
+            let wait = entry.due - SchedulerInstant.monotonicNow.offset
+            if wait > .zero, !entry.payload.isDisposed {
+                sleep(for: wait)
+            }
+            entry.payload.run()
+        }
+        return result
+    }
+
+    private func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((attoseconds + 999_999_999) / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+            request = remaining
+        }
+    }
+}

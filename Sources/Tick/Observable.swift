@@ -1,0 +1,155 @@
+/// A type that can be subscribed to: an observable sequence of `Element`.
+///
+/// Every operator is defined on this protocol, so subjects and other
+/// observable-like types get them all.
+public protocol ObservableType<Element> {
+    /// The type of the sequence's elements.
+    associatedtype Element
+
+    /// Subscribes `observer`; the returned disposable ends the subscription.
+    func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element
+
+    /// This sequence as an ``Observable``.
+    func asObservable() -> Observable<Element>
+}
+
+extension ObservableType {
+    public func asObservable() -> Observable<Element> {
+        Observable { observer in self.subscribe(observer) }
+    }
+}
+
+/// An observable sequence: a recipe for producing events, run once per
+/// subscription.
+///
+/// `Observable` is a small value type wrapping that recipe. Subscribing runs it;
+/// the returned ``Disposable`` stops it.
+public struct Observable<Element>: ObservableType {
+    @usableFromInline let run: (AnyObserver<Element>) -> any Disposable
+
+    /// An observable whose subscriptions run `subscribe`. Internal: operators
+    /// build on this and enforce the grammar in their sinks; users call
+    /// ``create(_:)``.
+    @usableFromInline
+    init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) {
+        self.run = subscribe
+    }
+
+    /// Subscribes `observer`.
+    ///
+    /// The outermost subscription on a thread runs inside the
+    /// ``CurrentThreadScheduler`` trampoline: synchronous sources queue their
+    /// elements there, so they are delivered after every operator in the chain
+    /// has subscribed (and can stop them), but before this call returns.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element {
+        let observer = AnyObserver(observer)
+        return CurrentThreadScheduler.trampolined { run(observer) }
+    }
+
+    public func asObservable() -> Observable<Element> { self }
+}
+
+extension Observable {
+    /// An observable whose every subscription runs `subscribe`, which sends
+    /// events to the observer it is given and returns a disposable that stops
+    /// sending them.
+    ///
+    /// The grammar is enforced for you: events after a terminal event, or after
+    /// the subscription is disposed, are dropped; after a terminal event the
+    /// returned disposable is disposed.
+    public static func create(
+        _ subscribe: @escaping (AnyObserver<Element>) -> any Disposable
+    ) -> Observable<Element> {
+        Observable { observer in
+            let sink = AnonymousSink(downstream: observer)
+            sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.forward)))
+            return sink
+        }
+    }
+}
+
+final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {}
+
+extension ObservableType {
+    /// Subscribes with closures for each kind of event.
+    ///
+    /// - Parameters:
+    ///   - onNext: called for each element.
+    ///   - onError: called once if the sequence fails.
+    ///   - onCompleted: called once if the sequence completes.
+    ///   - onDisposed: called once when the subscription ends, for any reason
+    ///     (after `onError`/`onCompleted`, or on disposal).
+    /// - Returns: a disposable that ends the subscription. After it is disposed
+    ///   no closure but `onDisposed` is called.
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((any Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> any Disposable {
+        let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
+        return sink
+    }
+
+    /// Subscribes with one closure that receives every event.
+    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
+        subscribe(AnyObserver(eventHandler: on))
+    }
+}
+
+/// The subscription made by `subscribe(onNext:onError:onCompleted:onDisposed:)`.
+///
+/// Order on a terminal event, as in RxSwift: `onError`/`onCompleted`, then
+/// `onDisposed`, then the upstream subscription is disposed. On disposal: the
+/// upstream subscription is disposed, then `onDisposed` runs.
+final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
+    private var onNext: ((Element) -> Void)?
+    private var onError: ((any Error) -> Void)?
+    private var onCompleted: (() -> Void)?
+    private var onDisposed: (() -> Void)?
+
+    init(
+        onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
+        onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
+    ) {
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        self.onDisposed = onDisposed
+        super.init(downstream: AnyObserver { _ in })
+    }
+
+    func on(_ event: Event<Element>) {
+        guard !isDisposed else { return }
+        switch event {
+        case .next(let element):
+            onNext?(element)
+        case .error(let error):
+            terminate {
+                onError?(error)
+                runOnDisposed()
+            }
+        case .completed:
+            terminate {
+                onCompleted?()
+                runOnDisposed()
+            }
+        }
+    }
+
+    private func runOnDisposed() {
+        let disposed = onDisposed
+        onDisposed = nil
+        disposed?()
+    }
+
+    override func disposeResources() {
+        onNext = nil
+        onError = nil
+        onCompleted = nil
+        runOnDisposed()
+    }
+}

@@ -1,0 +1,68 @@
+/// Runs work now, later, or periodically, on some notion of time.
+///
+/// `Scheduler` is one non-generic protocol, so `any Scheduler` can be stored in
+/// a view model and passed around without type erasers: production code takes
+/// a `MainScheduler.instance` or a ``DispatchQueueScheduler``, tests pass a
+/// `TestScheduler` (from `TickTesting`) and control time exactly.
+///
+/// ## Rules every scheduler follows
+/// - Time is exact: ``now`` is a ``SchedulerInstant`` and delays are `Duration`s.
+/// - Work due at the same instant runs in the order it was scheduled.
+/// - A zero delay means "as soon as possible"; work is never run early.
+/// - A negative delay is misuse: it is reported through ``Misuse`` and treated
+///   as zero.
+/// - Periodic work runs at `start + delay + k × period` for k = 0, 1, 2, … (no
+///   drift from accumulated lateness). A period that is not positive is misuse:
+///   it is reported and nothing is scheduled.
+/// - Disposing the returned disposable cancels work that has not started, and
+///   stops periodic work after the current run.
+///
+/// Actions are not required to be `@Sendable`: a scheduler runs each action on
+/// its own context (a serial queue, the current thread, virtual time), one at a
+/// time, which is the Rx contract.
+public protocol Scheduler: AnyObject, Sendable {
+    /// The scheduler's current time.
+    var now: SchedulerInstant { get }
+
+    /// Schedules `action` to run as soon as possible.
+    @discardableResult
+    func schedule(_ action: @escaping () -> Void) -> any Disposable
+
+    /// Schedules `action` to run after `delay`.
+    @discardableResult
+    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable
+
+    /// Schedules `action` to run after `delay` and then every `period`.
+    @discardableResult
+    func schedulePeriodic(
+        after delay: Duration, period: Duration, _ action: @escaping () -> Void
+    ) -> any Disposable
+}
+
+extension Scheduler {
+    /// Schedules `action` at the instant `time` (at once if `time` is not in the future).
+    @discardableResult
+    public func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
+        schedule(after: max(.zero, time - now), action)
+    }
+}
+
+/// Validates a delay for a scheduler: negative delays are reported and become zero.
+@usableFromInline
+func checkedDelay(_ delay: Duration, _ what: @autoclosure () -> String) -> Duration {
+    if delay < .zero {
+        Misuse.report("\(what()) was given a negative delay (\(delay)); it runs as if the delay were zero.")
+        return .zero
+    }
+    return delay
+}
+
+/// Validates a period: a period that is not positive is reported.
+@usableFromInline
+func checkedPeriod(_ period: Duration, _ what: @autoclosure () -> String) -> Bool {
+    if period <= .zero {
+        Misuse.report("\(what()) was given a period of \(period); a period must be positive. Nothing was scheduled.")
+        return false
+    }
+    return true
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+/// The base of every operator's subscription: it forwards events downstream,
+/// enforces the observable grammar (nothing after a terminal event or after
+/// disposal) and owns the upstream subscription.
+///
+/// Lock-free: the upstream disposable is published with an atomic state word,
+/// so disposing from another thread, from inside a callback, or before the
+/// upstream subscription even returned are all safe.
+class Sink<Output>: Disposable, @unchecked Sendable {
+    final let downstream: AnyObserver<Output>
+    private final let state = Atomic<UInt8>(0)
+    private final var upstream: (any Disposable)?
+    private let token = ResourceToken()
+
+    private static var upstreamSet: UInt8 { 1 }
+    private static var disposedBit: UInt8 { 2 }
+
+    init(downstream: AnyObserver<Output>) {
+        self.downstream = downstream
+    }
+
+    /// `true` once disposed or after a terminal event was forwarded.
+    final var isDisposed: Bool {
+        state.load(ordering: .relaxed) & Self.disposedBit != 0
+    }
+
+    /// Forwards a `next` event unless disposed.
+    @inline(__always)
+    final func forwardNext(_ element: Output) {
+        if !isDisposed { downstream.on(.next(element)) }
+    }
+
+    /// Forwards any event; a terminal one also disposes this sink. Nothing is
+    /// forwarded after a terminal event or after disposal.
+    final func forward(_ event: Event<Output>) {
+        switch event {
+        case .next(let element): forwardNext(element)
+        case .error, .completed:
+            terminate { downstream.on(event) }
+        }
+    }
+
+    /// Ends this sink: marks it disposed (so nothing else is forwarded), runs
+    /// `body` (which delivers the terminal event), then disposes upstream and
+    /// this sink's resources. Does nothing if already disposed.
+    final func terminate(_ body: () -> Void) {
+        guard beginDisposal() else { return }
+        body()
+        finishDisposal()
+    }
+
+    /// Forwards `.error(error)` and disposes.
+    final func forwardError(_ error: any Error) { forward(.error(error)) }
+
+    /// Forwards `.completed` and disposes.
+    final func forwardCompleted() { forward(.completed) }
+
+    /// Stores the upstream subscription; disposes it at once if this sink is
+    /// already disposed.
+    final func setUpstream(_ disposable: any Disposable) {
+        upstream = disposable
+        let (exchanged, _) = state.compareExchange(
+            expected: 0, desired: Self.upstreamSet, ordering: .acquiringAndReleasing)
+        if !exchanged {
+            upstream = nil
+            disposable.dispose()
+        }
+    }
+
+    /// Disposes the upstream subscription and this sink's own resources.
+    final func dispose() {
+        if beginDisposal() { finishDisposal() }
+    }
+
+    /// Override to release timers and inner subscriptions. Called exactly once.
+    func disposeResources() {}
+
+    private final func beginDisposal() -> Bool {
+        let old = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+        return old & Self.disposedBit == 0
+    }
+
+    private final func finishDisposal() {
+        // Only the caller that set the disposed bit gets here, once. If the
+        // upstream was published before that, it is ours to dispose; if not,
+        // `setUpstream` will see the bit and dispose it itself.
+        if state.load(ordering: .acquiring) & Self.upstreamSet != 0 {
+            let upstream = self.upstream
+            self.upstream = nil
+            upstream?.dispose()
+        }
+        disposeResources()
+    }
+}

@@ -1,0 +1,41 @@
+extension Observable where Element: FixedWidthInteger {
+    /// Emits `0` after `dueTime`; then, if `period` is given, `1`, `2`, … every
+    /// `period`, otherwise completes.
+    ///
+    /// Elements are due at exactly `subscription + dueTime + k × period`, with
+    /// no drift. A negative `dueTime` is reported as misuse and treated as zero;
+    /// a `period` that is not positive is reported and nothing is emitted after
+    /// `0`... see ``Scheduler`` for the rules.
+    public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
+        Observable { observer in
+            let sink = TimerSink(downstream: observer)
+            if let period {
+                sink.setUpstream(scheduler.schedulePeriodic(after: dueTime, period: period) { sink.tick() })
+            } else {
+                sink.setUpstream(scheduler.schedule(after: dueTime) { sink.fireOnce() })
+            }
+            return sink
+        }
+    }
+
+    /// Emits `0`, `1`, `2`, … every `period`, the first one `period` after
+    /// subscription (at exactly `subscription + (k + 1) × period`).
+    public static func interval(_ period: Duration, scheduler: any Scheduler) -> Observable<Element> {
+        timer(period, period: period, scheduler: scheduler)
+    }
+}
+
+final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sendable {
+    private var count: Element = 0
+
+    func tick() {
+        let value = count
+        count &+= 1
+        forwardNext(value)
+    }
+
+    func fireOnce() {
+        forwardNext(0)
+        forwardCompleted()
+    }
+}

@@ -1,0 +1,31 @@
+extension ObservableType {
+    /// Transforms each element with `transform`; an error it throws ends the
+    /// sequence with that error.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = MapSink(downstream: observer, transform: transform)
+            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+}
+
+final class MapSink<Input, Output>: Sink<Output>, @unchecked Sendable {
+    private let transform: (Input) throws -> Output
+
+    init(downstream: AnyObserver<Output>, transform: @escaping (Input) throws -> Output) {
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    func on(_ event: Event<Input>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            do { forwardNext(try transform(element)) } catch { forwardError(error) }
+        case .error(let error): forwardError(error)
+        case .completed: forwardCompleted()
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Tick
+
+/// A test observable: it emits recorded events on a ``TestScheduler`` and logs
+/// every subscription.
+public protocol TestableObservable<Element>: ObservableType {
+    /// The events it emits.
+    var recordedEvents: [Recorded<Event<Element>>] { get }
+    /// Every subscription made to it, with subscribe and unsubscribe times.
+    var subscriptions: [Subscription] { get }
+}
+
+/// Shared bookkeeping of the subscription log.
+final class SubscriptionLog: @unchecked Sendable {
+    private let lock = Lock()
+    private var entries: [Subscription] = []
+
+    var all: [Subscription] { lock.withLock { entries } }
+
+    func subscribed(at time: TestTime) -> Int {
+        lock.withLock {
+            entries.append(Subscription(time))
+            return entries.count - 1
+        }
+    }
+
+    func unsubscribed(_ index: Int, at time: TestTime) {
+        lock.withLock {
+            entries[index] = Subscription(entries[index].subscribe, time)
+        }
+    }
+}
+
+/// A hot observable: its events happen at absolute times, whether or not
+/// anyone is subscribed. A subscriber sees the events after it subscribed.
+///
+/// Events are scheduled when the observable is created; events at the same
+/// time happen in the order given. The recording is replayed verbatim, even
+/// events after a terminal one, so a test can prove that an operator ignores
+/// them.
+public final class HotObservable<Element>: TestableObservable, @unchecked Sendable {
+    /// The scheduler the events happen on.
+    public let scheduler: TestScheduler
+    public let recordedEvents: [Recorded<Event<Element>>]
+    private let log = SubscriptionLog()
+    private let lock = Lock()
+    private var observers: [(key: Int, observer: AnyObserver<Element>)] = []
+    private var nextKey = 0
+    private let scheduled = CompositeDisposable()
+
+    init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
+        self.scheduler = scheduler
+        self.recordedEvents = events
+        for recorded in events {
+            let event = recorded.value
+            scheduled.insert(scheduler.scheduleAt(recorded.time) { [weak self] in
+                guard let self else { return }
+                let snapshot = self.lock.withLock { self.observers }
+                for entry in snapshot { entry.observer.on(event) }
+            })
+        }
+    }
+
+    public var subscriptions: [Subscription] { log.all }
+
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element {
+        let index = log.subscribed(at: scheduler.clock)
+        let key = lock.withLock {
+            defer { nextKey += 1 }
+            observers.append((nextKey, AnyObserver(observer)))
+            return nextKey
+        }
+        return Disposables.create(with: { [weak self] in
+            guard let self else { return }
+            self.log.unsubscribed(index, at: self.scheduler.clock)
+            self.lock.withLock { self.observers.removeAll { $0.key == key } }
+        })
+    }
+
+    deinit { scheduled.dispose() }
+}
+
+/// A cold observable: each subscription replays the recorded events with times
+/// relative to the moment of subscription.
+public final class ColdObservable<Element>: TestableObservable, @unchecked Sendable {
+    /// The scheduler the events happen on.
+    public let scheduler: TestScheduler
+    public let recordedEvents: [Recorded<Event<Element>>]
+    private let log = SubscriptionLog()
+
+    init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
+        self.scheduler = scheduler
+        self.recordedEvents = events
+    }
+
+    public var subscriptions: [Subscription] { log.all }
+
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element {
+        let scheduler = self.scheduler
+        let log = self.log
+        let index = log.subscribed(at: scheduler.clock)
+        let scheduled = CompositeDisposable()
+        let start = scheduler.now
+        for recorded in recordedEvents {
+            let event = recorded.value
+            let due = start + (scheduler.instant(for: recorded.time) - .origin)
+            scheduled.insert(scheduler.schedule(at: due) { observer.on(event) })
+        }
+        return Disposables.create(with: {
+            log.unsubscribed(index, at: scheduler.clock)
+            scheduled.dispose()
+        })
+    }
+}
+
+extension TestScheduler {
+    /// A hot observable emitting `events` at their absolute times.
+    public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>]) -> HotObservable<Element> {
+        HotObservable(scheduler: self, events: events)
+    }
+
+    /// A cold observable emitting `events` relative to each subscription.
+    public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> ColdObservable<Element> {
+        ColdObservable(scheduler: self, events: events)
+    }
+}

@@ -1,0 +1,365 @@
+import Synchronization
+import Tick
+
+/// A scheduler whose clock moves only when the test says so: virtual time,
+/// exact to the attosecond, instant to run, deterministic.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let observer = scheduler.start {
+///     Observable.just("a").delay(.seconds(1), scheduler: scheduler)
+/// }
+/// // observer.events == [.next(1200, "a"), .completed(1200)]
+/// ```
+///
+/// ## Time rules
+/// - Pending work lives in a binary heap ordered by (due time, order of
+///   scheduling). Work due at the same instant runs in the order it was
+///   scheduled, always.
+/// - ``now`` never goes backwards. Work scheduled for the past (a negative
+///   delay, which is also reported as misuse, or `schedule(at:)` an earlier
+///   time) runs at ``now``, after the work already due then.
+/// - While an action runs, ``now`` is that action's due time.
+/// - `advance(to: t)` runs everything due at or before `t` — including work
+///   scheduled *during* the advance that falls inside the window — in (time,
+///   order) order, then leaves ``now`` at exactly `t`.
+/// - ``run()`` runs until nothing is pending and leaves ``now`` at the time of
+///   the last action.
+/// - No hidden processing delay: work scheduled "now" runs at ``now``. With
+///   `simulateProcessingDelay: true`, work due at or before ``now`` runs one
+///   frame later instead, as RxTest's scheduler does.
+/// - Each `advance`/`run` call runs at most ``stepBudget`` actions. Past that
+///   it stops and reports a failure naming the budget (an endless timer would
+///   otherwise hang the test).
+/// - Misuse is reported as a test failure at the caller's line, and ignored:
+///   advancing to the past, advancing from inside one of the scheduler's own
+///   actions, a negative delay (treated as zero).
+public final class TestScheduler: Scheduler, @unchecked Sendable {
+    /// The duration of one frame: what an integer ``TestTime`` counts.
+    public let frame: Duration
+    /// Whether work due at or before ``now`` runs one frame later (RxTest's behaviour).
+    public let simulateProcessingDelay: Bool
+
+    private let lock = Lock()
+    // Guarded by `lock`:
+    private var heap = BinaryHeap<() -> Void>()
+    private var sequence: UInt64 = 0
+    private var current: SchedulerInstant
+    private var lastRun: (due: Duration, sequence: UInt64)?
+    private var cancelled: Set<UInt64> = []
+    private var isAdvancing = false
+    private var stopRequested = false
+    private var budget: Int
+    private let counter = ResourceCounter()
+
+    /// The default ``stepBudget``.
+    public static let defaultStepBudget = 100_000
+
+    /// A scheduler whose clock reads `initialClock`.
+    ///
+    /// - Parameters:
+    ///   - initialClock: the starting time, in frames.
+    ///   - frame: the duration of one frame (1 ms by default); must be positive.
+    ///   - simulateProcessingDelay: run work due "now" one frame later, as RxTest does.
+    ///   - stepBudget: the most actions one `advance`/`run` call may run.
+    public init(
+        initialClock: TestTime = 0,
+        frame: Duration = .milliseconds(1),
+        simulateProcessingDelay: Bool = false,
+        stepBudget: Int = TestScheduler.defaultStepBudget,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        TestFailureReporter.reportMisuseAsTestFailures()
+        var frame = frame
+        if frame <= .zero {
+            TestFailureReporter.fail(
+                "TestScheduler frame must be positive, got \(frame); using 1 ms.",
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            frame = .milliseconds(1)
+        }
+        self.frame = frame
+        self.simulateProcessingDelay = simulateProcessingDelay
+        self.budget = max(1, stepBudget)
+        self.current = SchedulerInstant(offset: frame * initialClock.frames + initialClock.remainder)
+    }
+
+    // MARK: Clock
+
+    public var now: SchedulerInstant { lock.withLock { current } }
+
+    /// ``now`` in frames.
+    public var clock: TestTime { testTime(for: now) }
+
+    /// The most actions a single `advance`/`run` call may run.
+    public var stepBudget: Int {
+        get { lock.withLock { budget } }
+        set { lock.withLock { budget = max(1, newValue) } }
+    }
+
+    /// The number of scheduled actions not yet run or cancelled.
+    public var pendingCount: Int { lock.withLock { heap.count - cancelled.count } }
+
+    /// The instant of a frame time.
+    public func instant(for time: TestTime) -> SchedulerInstant {
+        SchedulerInstant(offset: frame * time.frames + time.remainder)
+    }
+
+    /// The frame time of an instant (exact: whole frames plus the rest).
+    public func testTime(for instant: SchedulerInstant) -> TestTime {
+        let frameAttos = frame.totalAttoseconds
+        let attos = instant.offset.totalAttoseconds
+        var frames = attos / frameAttos
+        var rest = attos % frameAttos
+        if rest < 0 {
+            frames -= 1
+            rest += frameAttos
+        }
+        return TestTime(frames: Int(frames), remainder: Duration(totalAttoseconds: rest))
+    }
+
+    /// The duration of `frames` frames.
+    public func duration(_ frames: Int) -> Duration { frame * frames }
+
+    // MARK: Scheduling
+
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> any Disposable {
+        lock.withLock { enqueueLocked(due: current, action) }
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        let delay = checkDelay(delay, "schedule(after:)")
+        return lock.withLock { enqueueLocked(due: current + delay, action) }
+    }
+
+    /// Schedules `action` at frame time `time` (at ``now`` if that is in the past).
+    @discardableResult
+    public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> any Disposable {
+        let due = instant(for: time)
+        return lock.withLock { enqueueLocked(due: due, action) }
+    }
+
+    @discardableResult
+    public func schedulePeriodic(
+        after delay: Duration, period: Duration, _ action: @escaping () -> Void
+    ) -> any Disposable {
+        let delay = checkDelay(delay, "schedulePeriodic(after:period:)")
+        guard period > .zero else {
+            TestFailureReporter.fail(
+                "schedulePeriodic was given a period of \(period.exactDescription); a period must be positive. Nothing was scheduled.",
+                at: CallSite())
+            return Disposables.create()
+        }
+        let task = PeriodicTask(scheduler: self, period: period, action: action)
+        task.start(at: now + delay)
+        return task
+    }
+
+    private func checkDelay(_ delay: Duration, _ what: String) -> Duration {
+        guard delay < .zero else { return delay }
+        TestFailureReporter.fail(
+            "\(what) was given a negative delay (\(delay.exactDescription)); it runs as if the delay were zero.",
+            at: CallSite())
+        return .zero
+    }
+
+    /// Schedules at an absolute instant, clamped to now (plus a frame when
+    /// simulating processing delay).
+    fileprivate func enqueue(due: SchedulerInstant, _ action: @escaping () -> Void) -> ScheduledEntry {
+        lock.withLock { enqueueLocked(due: due, action) }
+    }
+
+    private func enqueueLocked(due: SchedulerInstant, _ action: @escaping () -> Void) -> ScheduledEntry {
+        var due = due
+        if due <= current {
+            due = simulateProcessingDelay ? current + frame : current
+        }
+        let entry = ScheduledEntry(scheduler: self, due: due.offset, sequence: sequence)
+        heap.push(.init(due: due.offset, sequence: sequence, payload: action))
+        sequence &+= 1
+        counter.increment()
+        return entry
+    }
+
+    fileprivate func cancel(due: Duration, sequence: UInt64) {
+        lock.withLock {
+            if let lastRun, (due, sequence) <= (lastRun.due, lastRun.sequence) { return }
+            if cancelled.insert(sequence).inserted { counter.decrement() }
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs everything due up to and including `time`, then sets the clock to `time`.
+    public func advance(
+        to time: TestTime,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        advance(
+            toInstant: instant(for: time), described: "advance(to: \(time))",
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Runs everything due up to and including the instant `time`, then sets the clock to it.
+    public func advance(
+        to time: SchedulerInstant,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        advance(
+            toInstant: time, described: "advance(to: \(time))",
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Moves the clock forward by `duration`, running everything due meanwhile.
+    public func advance(
+        by duration: Duration,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard duration >= .zero else {
+            TestFailureReporter.fail(
+                "advance(by: \(duration.exactDescription)) would move time backwards; virtual time never goes backwards. Nothing was run.",
+                at: site)
+            return
+        }
+        advance(toInstant: now + duration, described: "advance(by: \(duration.exactDescription))", site: site)
+    }
+
+    /// Moves the clock forward by `frames` frames, running everything due meanwhile.
+    public func advance(
+        by frames: Int,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        advance(by: frame * frames, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Runs scheduled work until nothing is pending (within the step budget).
+    /// The clock ends at the due time of the last action run.
+    public func run(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        advance(
+            toInstant: nil, described: "run()",
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Stops the `advance`/`run` in progress after the current action.
+    public func stop() {
+        lock.withLock { stopRequested = true }
+    }
+
+    private func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
+        lock.lock()
+        if isAdvancing {
+            lock.unlock()
+            TestFailureReporter.fail(
+                "\(described) was called from inside an action of the same TestScheduler; only the test drives virtual time. Schedule the work instead. Ignored.",
+                at: site)
+            return
+        }
+        if let target, target < current {
+            let now = current
+            lock.unlock()
+            TestFailureReporter.fail(
+                "\(described) is in the past (now is \(testTime(for: now))); virtual time never goes backwards. Ignored.",
+                at: site)
+            return
+        }
+        isAdvancing = true
+        stopRequested = false
+        var steps = 0
+        var exceeded = false
+        while let top = heap.first, target.map({ top.due <= $0.offset }) ?? true, !stopRequested {
+            if steps == budget {
+                exceeded = true
+                break
+            }
+            let entry = heap.popFirst().unsafelyUnwrapped
+            lastRun = (entry.due, entry.sequence)
+            if !cancelled.isEmpty, cancelled.remove(entry.sequence) != nil { continue }
+            steps += 1
+            current = SchedulerInstant(offset: entry.due)
+            lock.unlock()
+            counter.decrement()
+            entry.payload()
+            lock.lock()
+        }
+        if let target, !exceeded, !stopRequested, target > current { current = target }
+        isAdvancing = false
+        stopRequested = false
+        let (pending, now, budget) = (heap.count - cancelled.count, current, budget)
+        lock.unlock()
+        if exceeded {
+            TestFailureReporter.fail(
+                "\(described) stopped after \(budget) actions, the step budget, with \(pending) still pending at \(testTime(for: now)). An endless timer or a source that reschedules itself? Advance to a fixed time, dispose it, or raise TestScheduler.stepBudget.",
+                at: site)
+        }
+    }
+}
+
+/// The disposable for one pending entry of a ``TestScheduler``.
+final class ScheduledEntry: Cancelable, @unchecked Sendable {
+    private weak var scheduler: TestScheduler?
+    let due: Duration
+    let sequence: UInt64
+    private let disposed = Atomic<Bool>(false)
+
+    init(scheduler: TestScheduler, due: Duration, sequence: UInt64) {
+        self.scheduler = scheduler
+        self.due = due
+        self.sequence = sequence
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        scheduler?.cancel(due: due, sequence: sequence)
+    }
+}
+
+/// Periodic work on a test scheduler: each run is due exactly `period` after
+/// the previous due time, never after the time it actually ran.
+private final class PeriodicTask: Disposable, @unchecked Sendable {
+    private weak var scheduler: TestScheduler?
+    private let period: Duration
+    private var action: (() -> Void)?
+    private let lock = Lock()
+    private var pending: ScheduledEntry?
+    private var disposed = false
+
+    init(scheduler: TestScheduler, period: Duration, action: @escaping () -> Void) {
+        self.scheduler = scheduler
+        self.period = period
+        self.action = action
+    }
+
+    func start(at due: SchedulerInstant) {
+        guard let scheduler else { return }
+        let entry = scheduler.enqueue(due: due) { [self] in fire(due: due) }
+        let keep = lock.withLock { () -> Bool in
+            guard !disposed else { return false }
+            pending = entry
+            return true
+        }
+        if !keep { entry.dispose() }
+    }
+
+    private func fire(due: SchedulerInstant) {
+        let action = lock.withLock { disposed ? nil : self.action }
+        action?()
+        start(at: due + period)
+    }
+
+    func dispose() {
+        let entry = lock.withLock { () -> ScheduledEntry? in
+            guard !disposed else { return nil }
+            disposed = true
+            action = nil
+            defer { pending = nil }
+            return pending
+        }
+        entry?.dispose()
+    }
+}

@@ -1,0 +1,14 @@
+import Testing
+import Tick
+import TickTesting
+
+@Test func smoke() {
+    let scheduler = TestScheduler()
+    let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .completed(300)])
+    let res = scheduler.start { xs.map { $0 * 10 }.filter { $0 > 20 }.delay(.milliseconds(5), scheduler: scheduler) }
+    #expect(res.events == [.next(225, 30), .completed(305)])
+    #expect(xs.subscriptions == [Subscription(200, 300)])
+    let r2 = scheduler.createObserver(Int.self)
+    _ = Observable.from(1...).take(3).subscribe(r2)
+    #expect(r2.events.map(\.value) == [.next(1), .next(2), .next(3), .completed])
+}
