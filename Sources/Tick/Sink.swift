@@ -11,7 +11,8 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     final let downstream: AnyObserver<Output>
     private final let state = Atomic<UInt8>(0)
     private final var upstream: (any Disposable)?
-    private let token = ResourceToken()
+    /// Counts this subscription as live until it is disposed or terminated.
+    private final var token: ResourceToken? = ResourceToken()
 
     private static var upstreamSet: UInt8 { 1 }
     private static var disposedBit: UInt8 { 2 }
@@ -91,5 +92,6 @@ class Sink<Output>: Disposable, @unchecked Sendable {
             upstream?.dispose()
         }
         disposeResources()
+        token = nil
     }
 }

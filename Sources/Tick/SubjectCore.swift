@@ -104,7 +104,7 @@ private final class SubjectSubscription<Element>: Disposable, @unchecked Sendabl
     private let disposed = Atomic<Bool>(false)
     private let core: SubjectCore<Element>
     private let key: UInt64
-    private let token = ResourceToken()
+    private var token: ResourceToken? = ResourceToken()
 
     init(core: SubjectCore<Element>, key: UInt64) {
         self.core = core
@@ -114,6 +114,7 @@ private final class SubjectSubscription<Element>: Disposable, @unchecked Sendabl
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         core.unsubscribe(key)
+        token = nil
     }
 }
 

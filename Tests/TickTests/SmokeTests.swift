@@ -12,3 +12,18 @@ import TickTesting
     _ = Observable.from(1...).take(3).subscribe(r2)
     #expect(r2.events.map(\.value) == [.next(1), .next(2), .next(3), .completed])
 }
+
+@Test(.checksResourceLeaks) func leakCheckSeesNoLeak() {
+    let scheduler = TestScheduler()
+    let res = scheduler.start { Observable<Int>.interval(.milliseconds(100), scheduler: scheduler) }
+    #expect(res.events.map(\.time) == [300, 400, 500, 600, 700, 800, 900])
+}
+
+@Test func leakCheckDetectsLeak() async {
+    let scope = Resources.Scope()
+    let subject = PublishSubject<Int>()
+    let d = scope.run { subject.map { $0 }.subscribe(onNext: { _ in }) }
+    #expect(scope.live > 0)
+    d.dispose()
+    #expect(scope.live == 0)
+}
