@@ -4,6 +4,9 @@
 enum Outgoing<Output> {
     case event(Event<Output>)
     case compute(() throws -> Output)
+    /// A side effect that must happen in order with the outputs (for example
+    /// an event sent to one of `window`'s inner subjects).
+    case perform(() -> Void)
 }
 
 /// A sink for operators whose inputs can arrive concurrently (several sources,
@@ -29,6 +32,12 @@ class SerializingSink<Output>: Sink<Output>, @unchecked Sendable {
     /// ``lock`` held.
     final func enqueueLocked(computing make: @escaping () throws -> Output) {
         outbox.append(.compute(make))
+    }
+
+    /// Queues a side effect to run, outside the lock, in order with the
+    /// outputs. Call with ``lock`` held.
+    final func enqueueLocked(perform effect: @escaping () -> Void) {
+        outbox.append(.perform(effect))
     }
 
     /// Runs `body` under the lock, then drains.
@@ -57,6 +66,7 @@ class SerializingSink<Output>: Sink<Output>, @unchecked Sendable {
             case .event(let event): forward(event)
             case .compute(let make):
                 do { forwardNext(try make()) } catch { forwardError(error) }
+            case .perform(let effect): effect()
             }
             lock.lock()
         }

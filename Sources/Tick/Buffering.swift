@@ -1,0 +1,248 @@
+extension ObservableType {
+    /// Collects elements into arrays, emitting one when it holds `count`
+    /// elements or when `timeSpan` has passed since it was started, whichever
+    /// comes first; then a new one starts (and its `timeSpan` with it).
+    ///
+    /// - A buffer ended by time is emitted even if empty (as in RxSwift).
+    /// - Exact deadline: an element arriving at exactly the end of a buffer's
+    ///   `timeSpan` goes into the next buffer.
+    /// - On completion the current buffer is emitted (even if empty), then the
+    ///   completion; an error is forwarded at once and drops it.
+    /// - One pending timer at most. A `count` below 1 is reported as misuse
+    ///   and treated as 1.
+    public func buffer(timeSpan: Duration, count: Int, scheduler: any Scheduler) -> Observable<[Element]> {
+        let source = asObservable()
+        let timeSpan = checkedDelay(timeSpan, "buffer(timeSpan:count:scheduler:)")
+        let count = checkedCount(count, "buffer(timeSpan:count:scheduler:)")
+        return Observable { observer in
+            let sink = BufferSink(downstream: observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
+            sink.start()
+            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+
+    /// Splits the sequence into windows, each an observable of the elements
+    /// it received: a window closes (completes) when it has `count` elements
+    /// or when `timeSpan` has passed since it opened, and the next one opens
+    /// at once. The first window opens at subscription.
+    ///
+    /// Windows are hot: subscribe to each one when it is emitted (inside the
+    /// observer's `onNext`) to see all its elements. The time rules are those
+    /// of ``buffer(timeSpan:count:scheduler:)``; an error is sent to the open
+    /// window and then to the result.
+    public func window(timeSpan: Duration, count: Int, scheduler: any Scheduler) -> Observable<Observable<Element>> {
+        let source = asObservable()
+        let timeSpan = checkedDelay(timeSpan, "window(timeSpan:count:scheduler:)")
+        let count = checkedCount(count, "window(timeSpan:count:scheduler:)")
+        return Observable { observer in
+            let sink = WindowSink(downstream: observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
+            sink.start()
+            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            return sink
+        }
+    }
+
+    /// Groups elements by `keySelector`: emits a ``GroupedObservable`` the
+    /// first time a key is seen, and sends each element to its group.
+    ///
+    /// Groups are hot: subscribe to a group when it is emitted to see all its
+    /// elements. The source's completion or error is sent to every group, then
+    /// to the result; an error thrown by `keySelector` likewise. Disposing the
+    /// subscription disposes the source, which ends the groups too (RxSwift
+    /// keeps the source alive while a group is still subscribed).
+    public func groupBy<Key: Hashable>(
+        keySelector: @escaping (Element) throws -> Key
+    ) -> Observable<GroupedObservable<Key, Element>> {
+        lift { sink in
+            var groups: [Key: PublishSubject<Element>] = [:]
+            var order: [PublishSubject<Element>] = []
+            func finish(_ event: Event<GroupedObservable<Key, Element>>, groupEvent: Event<Element>) {
+                let all = order
+                groups = [:]
+                order = []
+                for group in all { group.on(groupEvent) }
+                sink.forward(event)
+            }
+            return { event in
+                switch event {
+                case .next(let element):
+                    guard !sink.isDisposed else { return }
+                    let key: Key
+                    do { key = try keySelector(element) } catch {
+                        finish(.error(error), groupEvent: .error(error))
+                        return
+                    }
+                    let group: PublishSubject<Element>
+                    if let existing = groups[key] {
+                        group = existing
+                    } else {
+                        group = PublishSubject()
+                        groups[key] = group
+                        order.append(group)
+                        sink.forwardNext(GroupedObservable(key: key, source: group.asObservable()))
+                    }
+                    group.onNext(element)
+                case .error(let error): finish(.error(error), groupEvent: .error(error))
+                case .completed: finish(.completed, groupEvent: .completed)
+                }
+            }
+        }
+    }
+}
+
+/// The elements of one group of ``ObservableType/groupBy(keySelector:)``,
+/// with their key.
+public struct GroupedObservable<Key, Element>: ObservableType {
+    /// The key shared by every element of the group.
+    public let key: Key
+    private let source: Observable<Element>
+
+    /// A group with `key` whose elements come from `source`.
+    public init(key: Key, source: Observable<Element>) {
+        self.key = key
+        self.source = source
+    }
+
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    where Observer.Element == Element {
+        source.subscribe(observer)
+    }
+
+    public func asObservable() -> Observable<Element> { source }
+}
+
+func checkedCount(_ count: Int, _ what: @autoclosure () -> String) -> Int {
+    if count < 1 {
+        Misuse.report("\(what()) was given a count of \(count); it must be at least 1. Using 1.")
+        return 1
+    }
+    return count
+}
+
+/// The shared clock of buffer and window: the current chunk's deadline and
+/// the single timer that ends it.
+class ChunkSink<Output, Element>: SerializingSink<Output>, @unchecked Sendable {
+    final let timeSpan: Duration
+    final let count: Int
+    final let scheduler: any Scheduler
+    private final let timer = SerialDisposable()
+    // Guarded by `lock`:
+    final var chunkEnd = SchedulerInstant.origin
+    final var chunkID: UInt64 = 0
+    final var chunkCount = 0
+
+    init(downstream: AnyObserver<Output>, timeSpan: Duration, count: Int, scheduler: any Scheduler) {
+        self.timeSpan = timeSpan
+        self.count = count
+        self.scheduler = scheduler
+        super.init(downstream: downstream)
+    }
+
+    /// Opens the first chunk.
+    final func start() {
+        let id: UInt64 = lock.withLock {
+            openChunkLocked(at: scheduler.now)
+            return chunkID
+        }
+        arm(id)
+    }
+
+    /// Starts a new chunk at `time`. Call with the lock held; arm the timer
+    /// afterwards with the returned id.
+    final func openChunkLocked(at time: SchedulerInstant) {
+        chunkID &+= 1
+        chunkEnd = time + timeSpan
+        chunkCount = 0
+        openLocked()
+    }
+
+    final func arm(_ id: UInt64?) {
+        guard let id, !isDisposed else { return }
+        let delay = lock.withLock { chunkEnd - scheduler.now }
+        timer.disposable = scheduler.schedule(after: max(.zero, delay)) { [self] in fire(id) }
+    }
+
+    func on(_ event: Event<Element>) {
+        let now = scheduler.now
+        var rearm: UInt64?
+        locked {
+            switch event {
+            case .next(let element):
+                if now >= chunkEnd {
+                    closeLocked()
+                    openChunkLocked(at: chunkEnd)
+                    rearm = chunkID
+                }
+                addLocked(element)
+                chunkCount += 1
+                if chunkCount >= count {
+                    closeLocked()
+                    openChunkLocked(at: now)
+                    rearm = chunkID
+                }
+            case .error(let error): failLocked(error)
+            case .completed:
+                closeLocked()
+                completeLocked()
+            }
+        }
+        arm(rearm)
+    }
+
+    private func fire(_ id: UInt64) {
+        var rearm: UInt64?
+        locked {
+            guard id == chunkID else { return }
+            closeLocked()
+            openChunkLocked(at: chunkEnd)
+            rearm = chunkID
+        }
+        arm(rearm)
+    }
+
+    override func disposeResources() { timer.dispose() }
+
+    // Overridden by buffer and window; called with the lock held.
+    func openLocked() {}
+    func addLocked(_ element: Element) {}
+    func closeLocked() {}
+    func failLocked(_ error: any Error) { enqueueLocked(.error(error)) }
+    func completeLocked() { enqueueLocked(.completed) }
+}
+
+final class BufferSink<Element>: ChunkSink<[Element], Element>, @unchecked Sendable {
+    private var buffer: [Element] = []
+
+    override func addLocked(_ element: Element) { buffer.append(element) }
+
+    override func closeLocked() {
+        enqueueLocked(.next(buffer))
+        buffer = []
+    }
+}
+
+final class WindowSink<Element>: ChunkSink<Observable<Element>, Element>, @unchecked Sendable {
+    private var current: PublishSubject<Element>?
+
+    override func openLocked() {
+        let subject = PublishSubject<Element>()
+        current = subject
+        enqueueLocked(.next(subject.asObservable()))
+    }
+
+    override func addLocked(_ element: Element) {
+        if let current { enqueueLocked(perform: { current.onNext(element) }) }
+    }
+
+    override func closeLocked() {
+        if let current { enqueueLocked(perform: { current.onCompleted() }) }
+        current = nil
+    }
+
+    override func failLocked(_ error: any Error) {
+        if let current { enqueueLocked(perform: { current.onError(error) }) }
+        current = nil
+        enqueueLocked(.error(error))
+    }
+}
