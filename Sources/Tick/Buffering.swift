@@ -145,6 +145,7 @@ class ChunkSink<Output, Element>: SerializingSink<Output>, @unchecked Sendable {
             openChunkLocked(at: scheduler.now)
             return chunkID
         }
+        drain()
         arm(id)
     }
 
