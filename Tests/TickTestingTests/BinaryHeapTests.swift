@@ -1,5 +1,5 @@
 import Testing
-@testable import Tick
+@_spi(TickInternals) import Tick
 import TickTesting
 
 /// The heap's pop order against the obvious reference: sort by (time, sequence).
