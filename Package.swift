@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "Tick"),
         .target(name: "TickTesting", dependencies: ["Tick"]),
         .target(name: "TickIndicators", dependencies: ["Tick"]),
+        .executableTarget(
+            name: "tick-benchmarks", dependencies: ["Tick", "TickTesting"], path: "Benchmarks/TickBenchmarks"),
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickTestingTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickIndicatorsTests", dependencies: ["Tick", "TickTesting", "TickIndicators"]),

@@ -16,6 +16,14 @@ import TickTesting
         #expect(xs.subscriptions == [Subscription(200, 1000)])
     }
 
+    @Test func aHotObservableNobodyHoldsStillEmits() {
+        let scheduler = TestScheduler()
+        let observer = scheduler.start {
+            scheduler.createHotObservable([.next(210, 1), .completed(220, Int.self)]).map { $0 + 1 }
+        }
+        #expect(observer.events == [.next(210, 2), .completed(220)])
+    }
+
     @Test func coldEventsAreRelativeToEachSubscription() {
         let scheduler = TestScheduler()
         let xs = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .completed(30, Int.self)])
