@@ -4,6 +4,12 @@ public struct TintGrowthAppearance: Hashable, Sendable {
     public var color: ButtonColor
     /// Its radius as a fraction (0…1) of the background circle's radius.
     public var fraction: Double
+
+    /// A growing tint of `color` at `fraction` of the background radius.
+    public init(color: ButtonColor, fraction: Double) {
+        self.color = color
+        self.fraction = fraction
+    }
 }
 
 /// One touch ripple: a filled circle centred on the button, drawn beneath it.
@@ -14,6 +20,13 @@ public struct RippleAppearance: Hashable, Sendable {
     public var opacity: Double
     /// The ripple colour.
     public var color: ButtonColor
+
+    /// A ripple of `radius` points at `opacity` in `color`.
+    public init(radius: Double, opacity: Double, color: ButtonColor) {
+        self.radius = radius
+        self.opacity = opacity
+        self.color = color
+    }
 }
 
 /// Everything needed to draw an ``ActivityIndicatorButton`` at one instant.
