@@ -69,19 +69,24 @@ public enum ActivityIndicatorButtonSVG {
         return renderStrip(frames)
     }
 
-    /// A row of already sampled frames, each labelled with its offset in seconds.
+    /// A row of already sampled frames, each labelled with its offset in seconds (3 decimals).
     public static func renderStrip(_ frames: [(appearance: ActivityIndicatorButtonAppearance, offset: Duration)]) -> String {
-        let cellWidths = frames.map { $0.appearance.size.width + 2 * margin }
-        let cellHeight = (frames.map { $0.appearance.size.height }.max() ?? 0) + 2 * margin
+        renderRow(frames.map { ($0.appearance, SVGNumber.format(Double($0.offset.totalAttoseconds) / 1e18) + "s") })
+    }
+
+    /// A row of appearances side by side, each with a text label underneath
+    /// (e.g. "solid" / "outline"). Labels are XML-escaped.
+    public static func renderRow(_ items: [(appearance: ActivityIndicatorButtonAppearance, label: String)]) -> String {
+        let cellWidths = items.map { $0.appearance.size.width + 2 * margin }
+        let cellHeight = (items.map { $0.appearance.size.height }.max() ?? 0) + 2 * margin
         let labelHeight = 12.0
-        var out = header(width: cellWidths.reduce(0, +), height: cellHeight + labelHeight)
+        var out = header(width: max(1, cellWidths.reduce(0, +)), height: cellHeight + labelHeight)
         var x = 0.0
-        for (index, item) in frames.enumerated() {
+        for (index, item) in items.enumerated() {
             out += frame(item.appearance, id: "f\(index)", x: x + margin, y: margin)
-            let seconds = Double(item.offset.totalAttoseconds) / 1e18
             out += "<text x=\"\(n(x + cellWidths[index] / 2))\" y=\"\(n(cellHeight + 9))\" "
                 + "font-family=\"monospace\" font-size=\"8\" text-anchor=\"middle\" fill=\"#333333\">"
-                + "\(SVGNumber.format(seconds))s</text>\n"
+                + "\(escape(item.label))</text>\n"
             x += cellWidths[index]
         }
         out += "</svg>\n"
