@@ -146,3 +146,30 @@ import TickTesting
         subscription.dispose()
     }
 }
+
+@Suite(.checksResourceLeaks) struct ActivityIndicatorButtonFrameClockTests {
+    @Test func appearancesArriveOnTheFrameClock() {
+        let (scheduler, button) = makeButton(state: ActivityIndicatorButtonState(progressBarStyle: .spinning))
+        var frames: [ActivityIndicatorButtonAppearance] = []
+        let subscription = button.appearances(every: .milliseconds(450)).subscribe(onNext: { frames.append($0) })
+        #expect(frames.isEmpty)  // the first frame is scheduled work due now
+        scheduler.advance(by: .zero)
+        #expect(frames.count == 1)
+        scheduler.advance(to: at(449))
+        #expect(frames.count == 1)
+        scheduler.advance(to: at(450))
+        #expect(frames.count == 2)
+        scheduler.advance(to: at(900))
+        #expect(frames == [0, 450, 900].map { button.appearance(at: at($0)) })
+        #expect(close(frames[1].strokeEnd, 0.5))
+        subscription.dispose()
+        scheduler.advance(to: at(2000))
+        #expect(frames.count == 3)
+    }
+
+    @Test func updateAppliesTheClosureToTheCurrentState() {
+        let (_, button) = makeButton(state: ActivityIndicatorButtonState(name: "A", tintColor: red))
+        button.update { $0.setProgress(0.5) }
+        #expect(button.activityState == ActivityIndicatorButtonState(name: "A", tintColor: red, progressBarStyle: .percentage(0.5)))
+    }
+}

@@ -101,11 +101,21 @@ public final class ActivityIndicatorButton: @unchecked Sendable {
     }
 
     /// Changes the current state in place and transitions to the result.
+    ///
+    /// `body` runs without the button's lock held, on a copy of the current state;
+    /// if another thread changed the state meanwhile, `body` runs again on the new
+    /// state (so keep it free of side effects). No update is lost.
     public func update(animated: Bool = true, _ body: (inout ActivityIndicatorButtonState) -> Void) {
-        change { model, now in
-            var next = model.state
+        while true {
+            let snapshot = read { $0.state }
+            var next = snapshot
             body(&next)
-            model.transition(to: next, animated: animated, at: now)
+            let applied = change { model, now -> Bool in
+                guard model.state == snapshot else { return false }
+                model.transition(to: next, animated: animated, at: now)
+                return true
+            }
+            if applied { return }
         }
     }
 

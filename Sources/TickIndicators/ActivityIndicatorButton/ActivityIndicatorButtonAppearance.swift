@@ -51,7 +51,9 @@ public struct ActivityIndicatorButtonAppearance: Hashable, Sendable {
     public var trackColor: ButtonColor
     /// The track's line width (1.5 pt).
     public var trackWidth: Double
-    /// The track's opacity, 0…1.
+    /// The opacity of the background circle — its track stroke, fill and shadow —
+    /// 0…1. It drops below 1 only on outline buttons (whose fill is clear), where
+    /// the track fades out while spinning.
     public var trackOpacity: Double
     /// The progress ring's colour (the tint).
     public var progressColor: ButtonColor

@@ -47,10 +47,14 @@ public enum ActivityIndicatorButtonSVG {
         return out
     }
 
+    /// The most frames one strip draws.
+    public static let maximumStripFrames = 1000
+
     /// A row of frames sampled from `button` at `start`, `start + step`, … up to and
     /// including `end` (when it falls on a step), each labelled with its time offset
     /// from `start` in seconds. A step that is not positive is reported as misuse and
-    /// renders only the first frame.
+    /// renders only the first frame; more than ``maximumStripFrames`` frames are
+    /// reported as misuse and the strip stops there.
     public static func renderStrip(
         of button: ActivityIndicatorButton, from start: SchedulerInstant, to end: SchedulerInstant, step: Duration
     ) -> String {
@@ -61,6 +65,12 @@ public enum ActivityIndicatorButtonSVG {
         } else {
             var t = start
             while t <= end {
+                if instants.count == maximumStripFrames {
+                    Misuse.report(
+                        "ActivityIndicatorButtonSVG.renderStrip: more than \(maximumStripFrames) frames requested; "
+                            + "the strip stops at \(maximumStripFrames). Use a larger step.")
+                    break
+                }
                 instants.append(t)
                 t += step
             }
