@@ -6,72 +6,60 @@ import PackagePlugin
 ///
 /// The pages live outside the test target, so they are found from the package
 /// root (`context.package.directoryURL`) and declared as the command's inputs:
-/// editing a page regenerates its test. Pages under the target's `Fixtures/`
-/// folder (`Tests/<target>/Fixtures`) are fixtures that must fail (a deliberately wrong output), which
-/// proves a wrong output is caught.
+/// editing a page regenerates the tests. The `Docs/` directories are inputs
+/// too, and the generator lists the pages itself, so a page added later is
+/// picked up without re-planning the build. All tests go into one generated
+/// file. Pages under `Tests/<target>/Fixtures` are fixtures that must fail (a
+/// deliberately wrong output), which proves a wrong output is caught.
 @main
 struct DocTestsPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let root = context.package.directoryURL
         let generator = try context.tool(named: "DocTestGenerator")
-        let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedDocTests", directoryHint: .isDirectory)
-
-        var pages = markdownFiles(under: root.appending(path: "Docs", directoryHint: .isDirectory))
+        let output = context.pluginWorkDirectoryURL.appending(path: "DocTests.generated.swift")
+        let docs = root.appending(path: "Docs", directoryHint: .isDirectory)
         let readme = root.appending(path: "README.md")
-        if FileManager.default.fileExists(atPath: readme.path(percentEncoded: false)) { pages.insert(readme, at: 0) }
         // (`Target.directoryURL` needs tools version 6.1; the test target lives in Tests/<name>.)
-        let fixtures = markdownFiles(
-            under: root.appending(path: "Tests/\(target.name)/Fixtures", directoryHint: .isDirectory))
+        let fixtures = root.appending(path: "Tests/\(target.name)/Fixtures", directoryHint: .isDirectory)
 
         var arguments = [
             "--root", root.path(percentEncoded: false),
+            "--output", output.path(percentEncoded: false),
             "--import", "Tick", "--import", "TickTesting",
             "--trait", ".checksResourceLeaks",
         ]
-        var outputs: [URL] = []
-        var usedNames: Set<String> = []
-        for (flag, files) in [("--page", pages), ("--failing-page", fixtures)] {
-            for page in files {
-                let output = outputDirectory.appending(path: uniqueFileName(for: page, root: root, used: &usedNames))
-                arguments += [flag, page.path(percentEncoded: false), output.path(percentEncoded: false)]
-                outputs.append(output)
-            }
+        var inputs: [URL] = []
+        if exists(readme) {
+            arguments += ["--page", readme.path(percentEncoded: false)]
+            inputs.append(readme)
+        }
+        for (flag, directory) in [("--pages-in", docs), ("--failing-pages-in", fixtures)] where exists(directory) {
+            arguments += [flag, directory.path(percentEncoded: false)]
+            // The directories themselves are inputs: adding or removing a page changes them.
+            inputs += [directory] + contents(of: directory)
         }
         return [
             .buildCommand(
-                displayName: "Generating doc tests for \(pages.count) page(s)",
+                displayName: "Generating doc tests from README.md and Docs/",
                 executable: generator.url,
                 arguments: arguments,
-                inputFiles: pages + fixtures,
-                outputFiles: outputs)
+                inputFiles: inputs,
+                outputFiles: [output])
         ]
     }
 
-    /// Every `.md` file under `directory`, sorted, skipping hidden entries.
-    private func markdownFiles(under directory: URL) -> [URL] {
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: directory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        else { return [] }
-        return enumerator.compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "md" }
-            .sorted { $0.path < $1.path }
+    private func exists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path(percentEncoded: false))
     }
 
-    /// `Docs/Sub/Page.md` → `Docs_Sub_Page.doctest.swift`, unique among `used`.
-    private func uniqueFileName(for page: URL, root: URL, used: inout Set<String>) -> String {
-        let full = page.standardizedFileURL.path(percentEncoded: false)
-        var prefix = root.standardizedFileURL.path(percentEncoded: false)
-        if !prefix.hasSuffix("/") { prefix += "/" }
-        let relative = full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : page.lastPathComponent
-        let base = String(relative.dropLast(3).map { $0.isLetter || $0.isNumber ? $0 : "_" })
-        var name = base
-        var suffix = 2
-        while used.contains(name.lowercased()) {
-            name = "\(base)_\(suffix)"
-            suffix += 1
+    /// Every Markdown file and subdirectory under `directory`, skipping hidden entries.
+    private func contents(of directory: URL) -> [URL] {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        return enumerator.compactMap { $0 as? URL }.filter { url in
+            url.pathExtension == "md" || (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
         }
-        used.insert(name.lowercased())
-        return name + ".doctest.swift"
     }
 }

@@ -1,51 +1,36 @@
 // DocTestGenerator: turns Markdown pages into Swift Testing tests (one test per
-// page). Run by the DocTestsPlugin build-tool plugin; see Docs/DocsAsTests.md.
+// page, all in one generated file). Run by the DocTestsPlugin build-tool
+// plugin; see Docs/DocsAsTests.md.
 //
 // Usage:
-//   DocTestGenerator --root <package dir> [--import <module>]... [--trait <trait>]...
-//                    (--page | --failing-page) <page.md> <output.swift> ...
+//   DocTestGenerator --root <package dir> --output <file.swift>
+//                    [--import <module>]... [--trait <trait>]...
+//                    [--page <page.md>]... [--pages-in <dir>]...
+//                    [--failing-pages-in <dir>]...
 //
-// `--failing-page` marks a fixture page that must fail (wrapped in withKnownIssue).
+// `--pages-in` takes every `.md` file under a directory (found here, at build
+// time, so a page added later is picked up without re-planning the build).
+// `--failing-pages-in` marks fixture pages that must fail (withKnownIssue).
 // Prints how many blocks ran, were compile-only and were skipped; exits 1 with
 // `page:line: error: ...` on a malformed page.
 
 import DocTestKit
 import Foundation
 
-struct Job {
-    let page: URL
-    let output: URL
-    let expectingFailure: Bool
-}
-
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("DocTestGenerator: error: \(message)\n".utf8))
     exit(1)
 }
 
-var root: URL?
-var options = SwiftGenerator.Options()
-var jobs: [Job] = []
-var arguments = CommandLine.arguments.dropFirst()
-while let flag = arguments.popFirst() {
-    switch flag {
-    case "--root":
-        guard let path = arguments.popFirst() else { fail("--root needs a directory") }
-        root = URL(filePath: path, directoryHint: .isDirectory)
-    case "--import":
-        guard let module = arguments.popFirst() else { fail("--import needs a module name") }
-        options.imports.append(module)
-    case "--trait":
-        guard let trait = arguments.popFirst() else { fail("--trait needs a trait expression") }
-        options.traits.append(trait)
-    case "--page", "--failing-page":
-        guard let page = arguments.popFirst(), let output = arguments.popFirst() else {
-            fail("\(flag) needs a Markdown file and an output file")
-        }
-        jobs.append(Job(page: URL(filePath: page), output: URL(filePath: output), expectingFailure: flag == "--failing-page"))
-    default:
-        fail("unknown argument \(flag)")
-    }
+/// Every `.md` file under `directory`, sorted, skipping hidden entries.
+func markdownFiles(under directory: URL) -> [URL] {
+    guard
+        let enumerator = FileManager.default.enumerator(
+            at: directory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+    else { return [] }
+    return enumerator.compactMap { $0 as? URL }
+        .filter { $0.pathExtension == "md" }
+        .sorted { $0.path < $1.path }
 }
 
 /// The page's path relative to the package root (`Docs/Page.md`), or as given.
@@ -57,35 +42,56 @@ func displayPath(_ url: URL, root: URL?) -> String {
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
 }
 
-let names = SwiftGenerator.testIdentifiers(for: jobs.map { displayPath($0.page, root: root) })
-var totals = (pages: 0, run: 0, compileOnly: 0, skipped: 0)
+var root: URL?
+var output: URL?
+var options = SwiftGenerator.Options()
+var pages: [(url: URL, expectingFailure: Bool)] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { fail("\(flag) needs a value") }
+    switch flag {
+    case "--root": root = URL(filePath: value, directoryHint: .isDirectory)
+    case "--output": output = URL(filePath: value)
+    case "--import": options.imports.append(value)
+    case "--trait": options.traits.append(value)
+    case "--page": pages.append((URL(filePath: value), false))
+    case "--pages-in": pages += markdownFiles(under: URL(filePath: value, directoryHint: .isDirectory)).map { ($0, false) }
+    case "--failing-pages-in":
+        pages += markdownFiles(under: URL(filePath: value, directoryHint: .isDirectory)).map { ($0, true) }
+    default: fail("unknown argument \(flag)")
+    }
+}
+guard let output else { fail("--output is required") }
+
+let paths = pages.map { displayPath($0.url, root: root) }
+let names = SwiftGenerator.testIdentifiers(for: paths)
+var jobs: [SwiftGenerator.Job] = []
 var errors: [String] = []
-for (job, name) in zip(jobs, names) {
-    let path = displayPath(job.page, root: root)
+for ((url, expectingFailure), (path, name)) in zip(pages, zip(paths, names)) {
+    guard let data = FileManager.default.contents(atPath: url.path(percentEncoded: false)) else {
+        errors.append("\(path):1: error: cannot read the page")
+        continue
+    }
     do {
-        guard let data = FileManager.default.contents(atPath: job.page.path(percentEncoded: false)) else {
-            errors.append("\(path):1: error: cannot read the page")
-            continue
-        }
         let page = try MarkdownExtractor.extract(path: path, text: String(decoding: data, as: UTF8.self))
-        let source = SwiftGenerator.generate(page, testName: name, options: options, expectingFailure: job.expectingFailure)
-        try Data(source.utf8).write(to: job.output)
-        if !job.expectingFailure {
-            totals.pages += 1
-            totals.run += page.count(.run)
-            totals.compileOnly += page.count(.compileOnly)
-            totals.skipped += page.count(.showOnly)
-        }
-    } catch let error as DocTestError {
-        errors.append(error.description)
+        jobs.append(SwiftGenerator.Job(page: page, testName: name, expectingFailure: expectingFailure))
     } catch {
-        errors.append("\(path):1: error: \(error)")
+        errors.append(error.description)
     }
 }
 if !errors.isEmpty {
     FileHandle.standardError.write(Data((errors.joined(separator: "\n") + "\n").utf8))
     exit(1)
 }
+do {
+    try Data(SwiftGenerator.generateFile(jobs, options: options).utf8).write(to: output)
+} catch {
+    fail("cannot write \(output.path(percentEncoded: false)): \(error)")
+}
+let documented = jobs.filter { !$0.expectingFailure }.map(\.page)
+let fixtures = jobs.count - documented.count
 print(
-    "DocTestGenerator: \(totals.pages) page(s): \(totals.run) block(s) run, \(totals.compileOnly) compile-only, \(totals.skipped) skipped (show-only)."
-)
+    "DocTestGenerator: \(documented.count) page(s): \(documented.reduce(0) { $0 + $1.count(.run) }) block(s) run, "
+        + "\(documented.reduce(0) { $0 + $1.count(.compileOnly) }) compile-only, "
+        + "\(documented.reduce(0) { $0 + $1.count(.showOnly) }) skipped (show-only)"
+        + (fixtures > 0 ? "; \(fixtures) failing fixture page(s)." : "."))

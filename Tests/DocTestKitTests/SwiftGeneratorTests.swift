@@ -43,14 +43,27 @@ import Testing
         #expect(body[check].contains(#"expected: "a \"quoted\"\n\\n\n""#))
         #expect(body[check].contains("page: \"Docs/Page.md\", outputFenceLine: 4, blockLine: 1"))
         // Output printed before the block is not counted as its output.
-        #expect(body[check - 5].contains("_pageOutput.discard()"))
+        #expect(body[check - 5] == "    _docOutput_Docs_Page_md.discard()")
     }
 
-    @Test func printIsCapturedByAFilePrivateFunction() throws {
+    @Test func printIsCapturedByAFunctionLocalToThePageTest() throws {
         let source = try generate("```swift\nprint(1)\n```\n")
-        #expect(source.contains("private func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n    _pageOutput.write("))
-        #expect(source.contains("private let _pageOutput = DocTestOutput()"))
-        #expect(!source.contains("FileHandle"))
+        #expect(source.contains(
+            "func Docs_Page_md() async throws {\n#sourceLocation()\n    func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
+        #expect(source.contains("private let _docOutput_Docs_Page_md = DocTestOutput()"))
+        #expect(!source.contains("FileHandle") && !source.contains("stdout"))
+    }
+
+    @Test func pagesInOneFileEachHaveTheirOwnTestBufferAndPrint() throws {
+        let a = try MarkdownExtractor.extract(path: "Docs/A.md", text: "```swift\nstruct Item {}\nprint(1)\n```\n")
+        let b = try MarkdownExtractor.extract(path: "Docs/B.md", text: "```swift\nstruct Item {}\nprint(2)\n```\n")
+        let source = SwiftGenerator.generateFile([.init(page: a, testName: "Docs_A_md"), .init(page: b, testName: "Docs_B_md")])
+        #expect(source.components(separatedBy: "@Test(").count == 3)
+        #expect(source.contains("func Docs_A_md() async throws {") && source.contains("func Docs_B_md() async throws {"))
+        #expect(source.contains("private let _docOutput_Docs_A_md = DocTestOutput()"))
+        #expect(source.contains("private let _docOutput_Docs_B_md = DocTestOutput()"))
+        #expect(source.components(separatedBy: "import Testing").count == 2)
+        #expect(source.contains("// 2 block(s) run, 0 compile-only, 0 skipped (show-only)."))
     }
 
     @Test func importsAreHoistedAndLineNumbersKept() throws {
@@ -99,7 +112,7 @@ import Testing
         #expect(body[call - 3] == "    _ = { () async throws -> Void in")
         #expect(body[call - 2] == "#sourceLocation(file: \"Docs/Page.md\", line: 2)")
         #expect(!source.contains("UIView") && !source.contains("import UIKit"))
-        #expect(source.contains("// 0 block(s) run, 1 compile-only, 1 skipped (show-only)."))
+        #expect(source.contains("// MARK: Docs/Page.md: 0 block(s) run, 1 compile-only, 1 skipped (show-only)."))
     }
 
     @Test func aFailingFixtureIsWrappedInWithKnownIssue() throws {

@@ -18,7 +18,7 @@ import Testing
         #expect(output.expectedText == "3\n")
         let source = SwiftGenerator.generate(page, testName: "Wrong")
         #expect(source.contains(
-            "#sourceLocation(file: \"Fixtures/WrongOutput.md\", line: \(output.fenceLine))\n    docTestCheckOutput(_pageOutput.take(), expected: \"3\\n\", page: \"Fixtures/WrongOutput.md\", outputFenceLine: \(output.fenceLine), blockLine: \(block.fenceLine))"))
+            "#sourceLocation(file: \"Fixtures/WrongOutput.md\", line: \(output.fenceLine))\n    docTestCheckOutput(_docOutput_Wrong.take(), expected: \"3\\n\", page: \"Fixtures/WrongOutput.md\", outputFenceLine: \(output.fenceLine), blockLine: \(block.fenceLine))"))
         // What `print(1 + 1)` really prints fails the comparison, naming the page and line.
         let verdict = try #require(OutputComparison.mismatch(
             actual: "\(1 + 1)\n", expected: output.expectedText, page: page.path,
