@@ -80,8 +80,11 @@ public enum SwiftGenerator {
 
         // `print` is shadowed by functions local to the page's test: they
         // capture nothing (the buffer is a global), so the page's local types
-        // and functions may call them too.
-        body.append("\(indent)func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {")
+        // and functions may call them too, and `@Sendable` lets work on
+        // other threads (a queue, a Task) print. (`print(_:to:)` writes to
+        // the caller's stream, not the buffer; it is not `@Sendable`, as a
+        // `@Sendable` generic local function warns about its metatype.)
+        body.append("\(indent)@Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {")
         body.append("\(indent)    \(buffer).write(items, separator: separator, terminator: terminator)")
         body.append("\(indent)}")
         body.append("\(indent)func print<Target: TextOutputStream>(")
@@ -89,7 +92,7 @@ public enum SwiftGenerator {
         body.append("\(indent)) {")
         body.append("\(indent)    Swift.print(items.map { String(describing: $0) }.joined(separator: separator), terminator: terminator, to: &output)")
         body.append("\(indent)}")
-        body.append("\(indent)func debugPrint(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {")
+        body.append("\(indent)@Sendable func debugPrint(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {")
         body.append("\(indent)    \(buffer).write(items.map { String(reflecting: $0) }, separator: separator, terminator: terminator)")
         body.append("\(indent)}")
 

@@ -49,7 +49,7 @@ import Testing
     @Test func printIsCapturedByAFunctionLocalToThePageTest() throws {
         let source = try generate("```swift\nprint(1)\n```\n")
         #expect(source.contains(
-            "func Docs_Page_md() async throws {\n#sourceLocation()\n    func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
+            "func Docs_Page_md() async throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
         #expect(source.contains("private let _docOutput_Docs_Page_md = DocTestOutput()"))
         #expect(!source.contains("FileHandle") && !source.contains("stdout"))
     }
