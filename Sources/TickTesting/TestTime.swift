@@ -4,8 +4,7 @@
 /// frames, and a frame is 1 ms unless the scheduler was created with another
 /// `frame`. Times that fall between frames (a marble duration of `10.2ms`, a
 /// `delay` of 1.5 frames) keep the exact rest in ``remainder`` (printed
-/// `201+500µs`): nothing is ever
-/// rounded.
+/// `201+500µs`): nothing is ever rounded.
 public struct TestTime: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// Whole frames since the clock's origin (negative before it).
     public var frames: Int
