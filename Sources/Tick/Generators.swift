@@ -89,7 +89,7 @@ extension Observable {
 }
 
 final class GenerateSink<Element>: Sink<Element>, @unchecked Sendable {
-    private var state: Element
+    private var current: Element
     private let condition: (Element) throws -> Bool
     private let iterate: (Element) throws -> Element
     private let scheduler: any Scheduler
@@ -99,7 +99,7 @@ final class GenerateSink<Element>: Sink<Element>, @unchecked Sendable {
         downstream: AnyObserver<Element>, state: Element, condition: @escaping (Element) throws -> Bool,
         iterate: @escaping (Element) throws -> Element, scheduler: any Scheduler
     ) {
-        self.state = state
+        self.current = state
         self.condition = condition
         self.iterate = iterate
         self.scheduler = scheduler
@@ -114,9 +114,9 @@ final class GenerateSink<Element>: Sink<Element>, @unchecked Sendable {
     private func step(first: Bool) {
         guard !isDisposed else { return }
         do {
-            if !first { state = try iterate(state) }
-            if try condition(state) {
-                forwardNext(state)
+            if !first { current = try iterate(current) }
+            if try condition(current) {
+                forwardNext(current)
                 scheduleStep(first: false)
             } else {
                 forwardCompleted()
