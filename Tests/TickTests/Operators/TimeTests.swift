@@ -168,3 +168,37 @@ import TickTesting
         var subscription: (any Disposable)?
     }
 }
+
+@Suite(.checksResourceLeaks) struct DelayTests {
+    @Test func delayShiftsElementsAndCompletionExactly() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
+        #expect(scheduler.start { xs.delay(.milliseconds(15), scheduler: scheduler) }.events
+            == [.next(225, 1), .next(235, 2), .completed(245)])
+        // The source subscription lives until the delayed completion is delivered.
+        #expect(xs.subscriptions == [Subscription(200, 245)])
+    }
+
+    @Test func delayDoesNotDelayErrorsAndDropsWaitingElements() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .error(230, TestError(1))])
+        // 1 is due at 225 (before the error); 2 would be due at 235 (after it): dropped.
+        #expect(scheduler.start { xs.delay(.milliseconds(15), scheduler: scheduler) }.events
+            == [.next(225, 1), .error(230, TestError(1))])
+    }
+
+    @Test func delayDisposalCancelsAndOneTimerForManyElements() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2)])
+        #expect(scheduler.start(disposed: 230) { xs.delay(.milliseconds(15), scheduler: scheduler) }.events == [.next(225, 1)])
+        let s2 = TestScheduler()
+        let subject = PublishSubject<Int>()
+        let observer = s2.createObserver(Int.self)
+        let d = subject.delay(.milliseconds(5), scheduler: s2).subscribe(observer)
+        for i in 0..<100_000 { subject.onNext(i) }
+        #expect(s2.pendingCount == 1)
+        s2.advance(by: 5)
+        #expect(observer.events.count == 100_000)
+        d.dispose()
+    }
+}
