@@ -9,10 +9,11 @@ extension ObservableType {
     /// - On completion the current buffer is emitted (even if empty), then the
     ///   completion; an error is forwarded at once and drops it.
     /// - One pending timer at most. A `count` below 1 is reported as misuse
-    ///   and treated as 1.
+    ///   and treated as 1; a `timeSpan` that is not positive is reported as
+    ///   misuse and the result fails with ``TickError/argumentOutOfRange``.
     public func buffer(timeSpan: Duration, count: Int, scheduler: any Scheduler) -> Observable<[Element]> {
         let source = asObservable()
-        let timeSpan = checkedDelay(timeSpan, "buffer(timeSpan:count:scheduler:)")
+        guard checkedTimeSpan(timeSpan, "buffer(timeSpan:count:scheduler:)") else { return .error(TickError.argumentOutOfRange) }
         let count = checkedCount(count, "buffer(timeSpan:count:scheduler:)")
         return Observable { observer in
             let sink = BufferSink(downstream: observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
@@ -29,11 +30,12 @@ extension ObservableType {
     ///
     /// Windows are hot: subscribe to each one when it is emitted (inside the
     /// observer's `onNext`) to see all its elements. The time rules are those
-    /// of ``buffer(timeSpan:count:scheduler:)``; an error is sent to the open
-    /// window and then to the result.
+    /// of ``buffer(timeSpan:count:scheduler:)``, and so are its rules for a bad
+    /// `count` or `timeSpan`; an error is sent to the open window and then to
+    /// the result.
     public func window(timeSpan: Duration, count: Int, scheduler: any Scheduler) -> Observable<Observable<Element>> {
         let source = asObservable()
-        let timeSpan = checkedDelay(timeSpan, "window(timeSpan:count:scheduler:)")
+        guard checkedTimeSpan(timeSpan, "window(timeSpan:count:scheduler:)") else { return .error(TickError.argumentOutOfRange) }
         let count = checkedCount(count, "window(timeSpan:count:scheduler:)")
         return Observable { observer in
             let sink = WindowSink(downstream: observer, timeSpan: timeSpan, count: count, scheduler: scheduler)
@@ -104,12 +106,22 @@ public struct GroupedObservable<Key, Element>: ObservableType {
         self.source = source
     }
 
+    /// Subscribes `observer` to the group's elements.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         source.subscribe(observer)
     }
 
+    /// The group's elements as a plain observable.
     public func asObservable() -> Observable<Element> { source }
+}
+
+func checkedTimeSpan(_ timeSpan: Duration, _ what: @autoclosure () -> String) -> Bool {
+    if timeSpan <= .zero {
+        Misuse.report("\(what()) was given a time span of \(timeSpan); it must be positive. The sequence fails with TickError.argumentOutOfRange.")
+        return false
+    }
+    return true
 }
 
 func checkedCount(_ count: Int, _ what: @autoclosure () -> String) -> Int {

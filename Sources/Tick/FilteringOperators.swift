@@ -184,13 +184,3 @@ extension ObservableType {
         }
     }
 }
-
-/// Errors that Tick's operators produce themselves.
-public enum TickError: Error, Equatable, Sendable {
-    /// `element(at:)` found fewer elements than its index.
-    case argumentOutOfRange
-    /// `timeout` saw no element within the allowed time.
-    case timeout
-    /// A sequence expected to have elements had none.
-    case noElements
-}

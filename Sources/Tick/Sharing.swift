@@ -47,6 +47,8 @@ public final class ConnectableObservable<Element>: ObservableType, @unchecked Se
         return new
     }
 
+    /// Subscribes `observer` to the current subject (creating it if there is
+    /// none yet); does not connect.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let subject = lock.withLock { currentSubjectLocked() }

@@ -123,3 +123,26 @@ import TickTesting
         #expect(TestScheduler().start { Observable<Int>.never().groupBy { $0 }.map(\.key) }.events.isEmpty)
     }
 }
+
+@Suite(.checksResourceLeaks) struct BufferingMisuseTests {
+    @Test func nonPositiveTimeSpanFailsAndCountIsClamped() {
+        var buffered: [Recorded<Event<[Int]>>] = []
+        withKnownIssue {
+            let scheduler = TestScheduler()
+            buffered = scheduler.start { Observable.of(1).buffer(timeSpan: .zero, count: 2, scheduler: scheduler) }.events
+        }
+        #expect(buffered == [.error(200, TickError.argumentOutOfRange)])
+        var windows: [Recorded<Event<Int>>] = []
+        withKnownIssue {
+            let scheduler = TestScheduler()
+            windows = scheduler.start { Observable.of(1).window(timeSpan: .milliseconds(-1), count: 2, scheduler: scheduler).map { _ in 0 } }.events
+        }
+        #expect(windows == [.error(200, TickError.argumentOutOfRange)])
+        var clamped: [Recorded<Event<[Int]>>] = []
+        withKnownIssue {
+            let scheduler = TestScheduler()
+            clamped = scheduler.start { Observable.of(1, 2).buffer(timeSpan: .milliseconds(50), count: 0, scheduler: scheduler) }.events
+        }
+        #expect(clamped == [.next(200, [1]), .next(200, [2]), .next(200, []), .completed(200)])
+    }
+}

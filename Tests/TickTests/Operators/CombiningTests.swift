@@ -188,3 +188,44 @@ import TickTesting
         #expect(!subject.hasObservers)
     }
 }
+
+@Suite(.checksResourceLeaks) struct MergeMoreTests {
+    @Test func mergeOfObservablesAndMaxConcurrentMisuse() {
+        let scheduler = TestScheduler()
+        let a = scheduler.createColdObservable([.next(10, 1), .completed(30)])
+        let b = scheduler.createColdObservable([.next(5, 2), .completed(10)])
+        let res = scheduler.start { Observable.of(a.asObservable(), b.asObservable()).merge() }
+        #expect(res.events == [.next(205, 2), .next(210, 1), .completed(230)])
+        var clamped: [Recorded<Event<Int>>] = []
+        withKnownIssue {
+            let s2 = TestScheduler()
+            let c = s2.createColdObservable([.next(10, 1), .completed(30)])
+            let d = s2.createColdObservable([.next(5, 2), .completed(10)])
+            clamped = s2.start { Observable.of(c.asObservable(), d.asObservable()).merge(maxConcurrent: 0) }.events
+        }
+        // Treated as 1: d waits for c.
+        #expect(clamped == [.next(210, 1), .next(235, 2), .completed(240)])
+    }
+
+    @Test func replayAllAndMulticastWithAFixedSubject() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(300)])
+        let all = xs.replayAll()
+        let subject = PublishSubject<Int>()
+        let multicast = xs.multicast(subject)
+        let late = scheduler.createObserver(Int.self)
+        let direct = scheduler.createObserver(Int.self)
+        let bag = DisposeBag()
+        scheduler.scheduleAt(200) {
+            all.connect().disposed(by: bag)
+            multicast.subscribe(direct).disposed(by: bag)
+            multicast.connect().disposed(by: bag)
+        }
+        scheduler.scheduleAt(250) { all.subscribe(late).disposed(by: bag) }
+        scheduler.run()
+        #expect(late.events == [.next(250, 1), .next(250, 2), .completed(300)])
+        #expect(direct.events == [.next(210, 1), .next(220, 2), .completed(300)])
+        #expect(xs.subscriptions == [Subscription(200, 300), Subscription(200, 300)])
+        bag.dispose()
+    }
+}
