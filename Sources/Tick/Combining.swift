@@ -265,17 +265,14 @@ final class AmbSink<Element>: MultiSourceSink<Element>, @unchecked Sendable {
         group.insert(subscription)
         subscription.setDisposable(source.subscribe(AnyObserver { [self] event in
             var losers: [SingleAssignmentDisposable] = []
-            var isWinner = false
             locked {
                 if winner == nil {
                     winner = index
                     losers = subscriptions.enumerated().filter { $0.offset != index }.map(\.element)
                 }
-                isWinner = winner == index
-                if isWinner { enqueueLocked(event) }
+                if winner == index { enqueueLocked(event) }
             }
             for loser in losers { loser.dispose() }
-            _ = isWinner
         }))
     }
 }

@@ -82,7 +82,7 @@ private func passThrough() -> [(name: String, apply: (Observable<Int>) -> Observ
 
 /// Sources emitting on several threads at once: the operators must deliver one
 /// event at a time.
-@Suite(.checksResourceLeaks) struct ConcurrentSourcesTests {
+@Suite(.checksResourceLeaks) struct ConcurrentSourcesStressTests {
     final class SerialCheck: @unchecked Sendable {
         let inside = Atomic<Bool>(false)
         let overlaps = Atomic<Int>(0)
@@ -151,7 +151,7 @@ private func passThrough() -> [(name: String, apply: (Observable<Int>) -> Observ
 /// deliveries never overlap, stay in order, and the last element survives.
 /// (No leak trait: the final clean-up runs on the queue just after the
 /// completion the test waits for.)
-@Suite struct TimerOperatorsOnRealQueuesTests {
+@Suite struct TimerOperatorsStressTests {
     final class Recorder: @unchecked Sendable {
         let inside = Atomic<Bool>(false)
         let overlaps = Atomic<Int>(0)
