@@ -120,11 +120,10 @@ final class RefCountState<Element>: @unchecked Sendable {
 
     func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
         let sink = RefCountSink(downstream: observer)
-        let shouldConnect: Bool = lock.withLock {
+        let (shouldConnect, epoch): (Bool, UInt64) = lock.withLock {
             count += 1
-            return count == 1
+            return (count == 1, self.epoch)
         }
-        let epoch = lock.withLock { self.epoch }
         sink.onRelease = { [self] in release(epoch: epoch) }
         sink.setUpstream(parent.subscribe(AnyObserver(eventHandler: sink.forward)))
         if shouldConnect && !sink.isDisposed {
