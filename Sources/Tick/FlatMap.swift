@@ -155,6 +155,11 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
     private var outerDone = false
     private var waiting = FIFOQueue<Observable<Output>>()
     private var generation: UInt64 = 0
+    /// Queued sources whose turn has come, and whether a call is already
+    /// subscribing them: a chain of sources that complete synchronously is
+    /// started by a loop, not by recursion.
+    private var ready = FIFOQueue<Observable<Output>>()
+    private var starting = false
 
     init(downstream: AnyObserver<Output>, mode: MergeMode, selector: @escaping (Input) throws -> Observable<Output>) {
         self.mode = mode
@@ -171,18 +176,34 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
     func run(sources: [Observable<Output>]) {
         var limit = Int.max
         if case .merge(let maxConcurrent) = mode { limit = maxConcurrent }
-        let now = Array(sources.prefix(limit))
+        let now = sources.prefix(limit)
         lock.withLock {
             outerDone = true
             active = now.count
+            for source in now { ready.append(source) }
             for source in sources.dropFirst(now.count) { waiting.append(source) }
             if sources.isEmpty { enqueueLocked(.completed) }
         }
         drain()
-        for source in now {
-            guard !isDisposed else { return }
-            subscribeInner(source, generation: 0)
+        startReady()
+    }
+
+    /// Subscribes the sources in `ready`, in order, unless a call up the
+    /// stack (or on another thread) is already doing it.
+    private func startReady() {
+        lock.lock()
+        if starting {
+            lock.unlock()
+            return
         }
+        starting = true
+        while let source = ready.removeFirst() {
+            lock.unlock()
+            if !isDisposed { subscribeInner(source, generation: 0) }
+            lock.lock()
+        }
+        starting = false
+        lock.unlock()
     }
 
     private func on(_ event: Event<Input>) {
@@ -243,15 +264,17 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
         _ event: Event<Output>, generation: UInt64, key: CompositeDisposable.Key?,
         subscription: SingleAssignmentDisposable
     ) {
-        var next: Observable<Output>?
+        var startNext = false
         let current: Bool = lock.withLock {
             if case .latest = mode, generation != self.generation { return false }
             switch event {
             case .next, .error:
                 enqueueLocked(event)
             case .completed:
-                next = waiting.removeFirst()
-                if next == nil {
+                if let next = waiting.removeFirst() {
+                    ready.append(next)
+                    startNext = true
+                } else {
                     active -= 1
                     if active == 0 && outerDone { enqueueLocked(.completed) }
                 }
@@ -262,7 +285,7 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
         drain()
         if case .completed = event {
             if let key { group.remove(for: key) } else { subscription.dispose() }
-            if let next, !isDisposed { subscribeInner(next, generation: 0) }
+            if startNext { startReady() }
         }
     }
 

@@ -132,3 +132,32 @@ import TickTesting
         #expect(a.subscriptions == [Subscription(200, 210)])
     }
 }
+
+@Suite(.checksResourceLeaks) struct LongChainTests {
+    /// 100 000 sources that complete synchronously are started by a loop, not
+    /// by recursion (which would overflow the stack).
+    @Test func concatOfManySynchronousSources() {
+        var count = 0
+        var completed = false
+        _ = Observable.concat((0..<100_000).map { Observable.just($0) })
+            .subscribe(onNext: { _ in count += 1 }, onCompleted: { completed = true })
+        #expect(count == 100_000)
+        #expect(completed)
+    }
+
+    @Test func mergeWithLimitOfManyQueuedSynchronousSources() {
+        // The gate holds the only slot while the 100 000 others queue up; when it completes, the
+        // queued sources run one after another, each completing synchronously.
+        let gate = PublishSubject<Int>()
+        var sum = 0
+        var completed = false
+        let sources = [gate.asObservable()] + (1...100_000).map { Observable.just($0) }
+        let subscription = Observable.from(sources).merge(maxConcurrent: 1)
+            .subscribe(onNext: { sum += $0 }, onCompleted: { completed = true })
+        #expect(sum == 0)
+        gate.onCompleted()
+        #expect(sum == (1...100_000).reduce(0, +))
+        #expect(completed)
+        subscription.dispose()
+    }
+}
