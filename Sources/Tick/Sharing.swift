@@ -7,8 +7,9 @@ public enum SubjectLifetimeScope: Sendable {
     case whileConnected
     /// One subject for the life of the shared observable: after the source
     /// terminated, new subscribers receive the replay buffer and the terminal
-    /// event; after all observers left, the buffer is kept and the source is
-    /// subscribed again by the next subscriber.
+    /// event, and the source is not subscribed again (RxSwift subscribes it
+    /// again, into the stopped subject); after all observers left, the buffer
+    /// is kept and the source is subscribed again by the next subscriber.
     case forever
 }
 
