@@ -34,7 +34,8 @@ final class SubscriptionLog: @unchecked Sendable {
 /// anyone is subscribed. A subscriber sees the events after it subscribed.
 ///
 /// Events are scheduled when the observable is created; events at the same
-/// time happen in the order given. The recording is replayed verbatim, even
+/// time happen in the order given. Events at times before the scheduler's
+/// clock at creation are never emitted (they are in the past). The recording is replayed verbatim, even
 /// events after a terminal one, so a test can prove that an operator ignores
 /// them.
 public final class HotObservable<Element>: TestableObservable, @unchecked Sendable {
@@ -50,7 +51,11 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.scheduler = scheduler
         self.recordedEvents = events
-        for recorded in events {
+        let now = scheduler.clock
+        // An event whose time has already passed has happened: it is kept in
+        // `recordedEvents` but never emitted (a marble diagram's events
+        // before its `^` are such events).
+        for recorded in events where recorded.time >= now {
             let event = recorded.value
             scheduled.insert(scheduler.scheduleAt(recorded.time) { [weak self] in
                 guard let self else { return }

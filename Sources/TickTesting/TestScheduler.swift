@@ -51,6 +51,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private var stopRequested = false
     private var budget: Int
     private let counter = ResourceCounter()
+    /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
+    let marbleExpectations = MarbleExpectationStore()
 
     /// The default ``stepBudget``.
     public static let defaultStepBudget = 100_000
@@ -235,13 +237,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs scheduled work until nothing is pending (within the step budget).
-    /// The clock ends at the due time of the last action run.
+    /// The clock ends at the due time of the last action run. Then checks the
+    /// pending marble expectations (`expect(...).toBe(...)`), exactly like
+    /// ``flush(fileID:filePath:line:column:)``.
     public func run(
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         advance(
             toInstant: nil, described: "run()",
             site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        marbleExpectations.checkAll()
     }
 
     /// Stops the `advance`/`run` in progress after the current action.

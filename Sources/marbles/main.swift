@@ -1,0 +1,2 @@
+import TickTesting
+print("hi")
