@@ -25,13 +25,17 @@ extension Marbles {
     /// where the diagram texts differ; when the texts are the same (for
     /// example two different errors, both `#`) it sits under the first
     /// differing event and the message says that the values differ.
+    ///
+    /// - Parameter values: markers to keep for elements (the `values` map the
+    ///   expected diagram was written with), so the printed expected diagram
+    ///   uses the test's own letters; other elements get free letters.
     public static func diff<Element: Equatable>(
         expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>],
-        frame: Duration = .milliseconds(1)
+        values: [Character: Element] = [:], frame: Duration = .milliseconds(1)
     ) -> MarbleDiff {
         let frameAttos = frame > .zero ? frame.totalAttoseconds : MarbleDuration.attosPerMillisecond
         let allElements = (expected + actual).compactMap(\.value.element)
-        var table = MarkerTable(elements: allElements)
+        var table = MarkerTable(elements: allElements, preferred: values)
         var left = layout(expected, table: table, frame: frame)
         var right = layout(actual, table: table, frame: frame)
         if table.isDirect, !(left.isExact && right.isExact) {
@@ -40,6 +44,13 @@ extension Marbles {
             if l.isExact && r.isExact { (table, left, right) = (lettered, l, r) }
         }
 
+        if !(left.isExact && right.isExact), !values.isEmpty {
+            // The test's own letters cannot be written back (e.g. a marker that
+            // forms a duration): fall back to fresh letters.
+            let lettered = MarkerTable(elements: allElements, forceLegend: true)
+            let (l, r) = (layout(expected, table: lettered, frame: frame), layout(actual, table: lettered, frame: frame))
+            if l.isExact && r.isExact { (table, left, right) = (lettered, l, r) }
+        }
         let differences = eventDifferences(expected, actual, frame: frameAttos)
         guard let first = differences.first else {
             return MarbleDiff(isEqual: true, description: "no differences:\n  \(left.diagram)" + legendLine(table, allElements))

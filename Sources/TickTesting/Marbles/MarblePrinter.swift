@@ -41,9 +41,26 @@ struct MarkerTable<Element: Equatable> {
         character.isWhitespace || "-|#()^!".contains(character)
     }
 
-    init(elements: [Element], forceLegend: Bool = false) {
+    /// - Parameter preferred: markers the caller already uses for some
+    ///   elements (an expectation's `values` map); when given, every element
+    ///   gets a letter marker and these elements keep their markers.
+    init(elements: [Element], forceLegend: Bool = false, preferred: [Character: Element] = [:]) {
         var distinct: [Element] = []
         for element in elements where !distinct.contains(element) { distinct.append(element) }
+        if !preferred.isEmpty {
+            let known = preferred.filter { !Self.isSpecial($0.key) }.sorted { $0.key < $1.key }
+            var generator = LegendMarkers()
+            var used = Set(known.map(\.key))
+            entries = distinct.map { element in
+                if let marker = known.first(where: { $0.value == element })?.key { return (element, marker) }
+                var marker = generator.next()
+                while used.contains(marker) { marker = generator.next() }
+                used.insert(marker)
+                return (element, marker)
+            }
+            isDirect = false
+            return
+        }
         var direct = !forceLegend
         var markers: [Character] = []
         if direct {

@@ -17,7 +17,8 @@ import Tick
 ///   Hot events before the scheduler's current time are never emitted.
 /// - Cold diagrams are relative to each subscription.
 /// - `expect` subscribes at the subscription diagram's `^` (time 0 without
-///   one) and disposes at its `!` (at the end of the flush without one).
+///   one) and disposes at its `!`, or when the source ends, or at the end of
+///   the flush (after the checks), whichever comes first.
 /// - Expectations are checked by ``TestScheduler/flush(fileID:filePath:line:column:)``
 ///   and by ``TestScheduler/run(fileID:filePath:line:column:)`` (the same
 ///   thing) after all scheduled work has run; `advance(to:)`/`advance(by:)`
@@ -110,7 +111,13 @@ extension TestScheduler {
         let resources = CompositeDisposable()
         let live = SerialDisposable()
         _ = resources.insert(live)
-        _ = resources.insert(scheduleAt(plan.subscribe) { live.disposable = source.subscribe(recorder) })
+        // Like an RxJS subscriber, the expectation lets go of its source when
+        // the source ends, so the subscription log shows the end.
+        let observer = AnyObserver<Source.Element>(eventHandler: { event in
+            recorder.on(event)
+            if event.isStopEvent { live.dispose() }
+        })
+        _ = resources.insert(scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) })
         if let end = plan.unsubscribe {
             _ = resources.insert(scheduleAt(end) { live.dispose() })
         }
@@ -172,7 +179,7 @@ public struct MarbleExpectation<Element> {
         let recorder = self.recorder
         let frame = scheduler.frame
         scheduler.marbleExpectations.add(check: {
-            let diff = Marbles.diff(expected: expected, actual: recorder.events, frame: frame)
+            let diff = Marbles.diff(expected: expected, actual: recorder.events, values: values, frame: frame)
             if !diff.isEqual {
                 TestFailureReporter.fail("marble expectation failed\n\(diff.description)", at: site)
             }
