@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "TickTesting", dependencies: ["Tick"]),
         .target(name: "TickIndicators", dependencies: ["Tick"]),
         .executableTarget(name: "marbles", dependencies: ["TickTesting"]),
+        .executableTarget(
+            name: "tick-benchmarks", dependencies: ["Tick", "TickTesting"], path: "Benchmarks/TickBenchmarks"),
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickTestingTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickIndicatorsTests", dependencies: ["Tick", "TickTesting", "TickIndicators"]),

@@ -4,71 +4,119 @@
 /// makes the order total and stable: entries due at the same time come out in
 /// the order they were pushed. Push and pop are O(log n); the entries live
 /// inline in one contiguous array.
-package struct BinaryHeap<Payload> {
-    package struct Entry {
-        package var due: Duration
-        package var sequence: UInt64
-        package var payload: Payload
+@_spi(TickInternals) @frozen public struct BinaryHeap<Payload> {
+    @frozen public struct Entry {
+        /// The due time as attoseconds, split in two words so comparisons
+        /// inline (`Duration`'s own `<` is an opaque call).
+        public var dueHigh: Int64
+        public var dueLow: UInt64
+        public var sequence: UInt64
+        public var payload: Payload
 
-        @inline(__always)
-        package init(due: Duration, sequence: UInt64, payload: Payload) {
-            self.due = due
+        @inlinable @inline(__always)
+        public init(due: Duration, sequence: UInt64, payload: Payload) {
+            (dueHigh, dueLow) = Entry.split(due)
             self.sequence = sequence
             self.payload = payload
         }
 
-        @inline(__always)
-        static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-            a.due < b.due || (a.due == b.due && a.sequence < b.sequence)
+        /// The due time.
+        @inlinable public var due: Duration {
+            Duration(totalAttoseconds: Int128(dueHigh) << 64 | Int128(dueLow))
+        }
+
+        @inlinable @inline(__always)
+        static func split(_ due: Duration) -> (Int64, UInt64) {
+            let attos = due.totalAttoseconds
+            return (Int64(truncatingIfNeeded: attos >> 64), UInt64(truncatingIfNeeded: attos))
+        }
+
+        /// `true` if this entry is due strictly before `other`'s due time or at
+        /// the same time with a smaller sequence number.
+        @inlinable @inline(__always)
+        func isBefore(high: Int64, low: UInt64, sequence: UInt64) -> Bool {
+            if dueHigh != high { return dueHigh < high }
+            if dueLow != low { return dueLow < low }
+            return self.sequence < sequence
+        }
+
+    }
+
+    public var storage: ContiguousArray<Entry> = []
+
+    @inlinable public init() {}
+
+    @inlinable public var count: Int { storage.count }
+    @inlinable public var isEmpty: Bool { storage.isEmpty }
+    @inlinable public var first: Entry? { storage.first }
+
+    /// The due time of the first entry, without copying its payload.
+    @inlinable public var firstDue: Duration? { storage.isEmpty ? nil : storage.withUnsafeBufferPointer { $0[0].due } }
+
+    /// `true` if the first entry is due at or before `limit`.
+    @inlinable public func firstIsDue(notAfter limit: Duration) -> Bool {
+        guard !storage.isEmpty else { return false }
+        let (high, low) = Entry.split(limit)
+        return storage.withUnsafeBufferPointer { buffer in
+            let first = buffer.baseAddress.unsafelyUnwrapped
+            return first.pointee.dueHigh < high || (first.pointee.dueHigh == high && first.pointee.dueLow <= low)
         }
     }
 
-    package private(set) var storage: ContiguousArray<Entry> = []
+    @inlinable public mutating func reserveCapacity(_ n: Int) { storage.reserveCapacity(n) }
 
-    package init() {}
+    @inlinable @inline(__always)
+    static func before(_ a: UnsafePointer<Entry>, _ b: UnsafePointer<Entry>) -> Bool {
+        a.pointee.isBefore(high: b.pointee.dueHigh, low: b.pointee.dueLow, sequence: b.pointee.sequence)
+    }
 
-    package var count: Int { storage.count }
-    package var isEmpty: Bool { storage.isEmpty }
-    package var first: Entry? { storage.first }
-
-    package mutating func reserveCapacity(_ n: Int) { storage.reserveCapacity(n) }
-
-    package mutating func push(_ entry: Entry) {
+    @inlinable
+    public mutating func push(_ entry: Entry) {
         storage.append(entry)
         storage.withUnsafeMutableBufferPointer { buffer in
-            var child = buffer.count - 1
-            let moving = buffer[child]
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard Entry.precedes(moving, buffer[parent]) else { break }
-                buffer[child] = buffer[parent]
-                child = parent
+            // Sift up by moving parents down into a hole; no copies, so no
+            // reference counting on the payloads.
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            var hole = buffer.count - 1
+            guard hole > 0 else { return }
+            var moving = (base + hole).move()
+            while hole > 0 {
+                let parent = (hole - 1) / 2
+                let parentPointer = base + parent
+                guard Self.before(&moving, parentPointer) else { break }
+                (base + hole).moveInitialize(from: parentPointer, count: 1)
+                hole = parent
             }
-            buffer[child] = moving
+            (base + hole).initialize(to: moving)
         }
     }
 
-    package mutating func popFirst() -> Entry? {
+    @inlinable
+    public mutating func popFirst() -> Entry? {
         guard !storage.isEmpty else { return nil }
         let last = storage.removeLast()
         guard !storage.isEmpty else { return last }
         return storage.withUnsafeMutableBufferPointer { buffer in
-            let top = buffer[0]
+            // Sift `last` down from the root through a hole.
+            let base = buffer.baseAddress.unsafelyUnwrapped
             let count = buffer.count
-            var parent = 0
+            let top = base.move()
+            var hole = 0
             while true {
-                let left = 2 * parent + 1
+                let left = 2 * hole + 1
                 guard left < count else { break }
                 let right = left + 1
-                let smaller = (right < count && Entry.precedes(buffer[right], buffer[left])) ? right : left
-                guard Entry.precedes(buffer[smaller], last) else { break }
-                buffer[parent] = buffer[smaller]
-                parent = smaller
+                let smaller = (right < count && Self.before(base + right, base + left)) ? right : left
+                let smallerPointer = base + smaller
+                guard smallerPointer.pointee.isBefore(high: last.dueHigh, low: last.dueLow, sequence: last.sequence)
+                else { break }
+                (base + hole).moveInitialize(from: smallerPointer, count: 1)
+                hole = smaller
             }
-            buffer[parent] = last
+            (base + hole).initialize(to: last)
             return top
         }
     }
 
-    package mutating func removeAll() { storage.removeAll() }
+    @inlinable public mutating func removeAll() { storage.removeAll() }
 }

@@ -15,14 +15,15 @@ import Musl
 /// closure signatures do not fit state that holds non-`Sendable` user closures,
 /// which the Rx contract allows. This lock is a thin wrapper over the
 /// platform's fastest uncontended lock instead.
+@usableFromInline
 package final class Lock: @unchecked Sendable {
     #if canImport(Darwin)
-    private let raw: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline let raw: UnsafeMutablePointer<os_unfair_lock>
     #else
-    private let raw: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let raw: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
-    package init() {
+    @usableFromInline package init() {
         #if canImport(Darwin)
         raw = .allocate(capacity: 1)
         raw.initialize(to: os_unfair_lock())
@@ -41,7 +42,7 @@ package final class Lock: @unchecked Sendable {
         raw.deallocate()
     }
 
-    package func lock() {
+    @inlinable package func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(raw)
         #else
@@ -49,7 +50,7 @@ package final class Lock: @unchecked Sendable {
         #endif
     }
 
-    package func unlock() {
+    @inlinable package func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(raw)
         #else
@@ -57,7 +58,7 @@ package final class Lock: @unchecked Sendable {
         #endif
     }
 
-    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    @inlinable package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
         defer { unlock() }
         return try body()

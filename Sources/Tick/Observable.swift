@@ -83,6 +83,7 @@ extension ObservableType {
     ///     (after `onError`/`onCompleted`, or on disposal).
     /// - Returns: a disposable that ends the subscription. After it is disposed
     ///   no closure but `onDisposed` is called.
+    @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((any Error) -> Void)? = nil,
@@ -105,12 +106,14 @@ extension ObservableType {
 /// Order on a terminal event, as in RxSwift: `onError`/`onCompleted`, then
 /// `onDisposed`, then the upstream subscription is disposed. On disposal: the
 /// upstream subscription is disposed, then `onDisposed` runs.
+@usableFromInline
 final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
-    private var onNext: ((Element) -> Void)?
-    private var onError: ((any Error) -> Void)?
-    private var onCompleted: (() -> Void)?
-    private var onDisposed: (() -> Void)?
+    @usableFromInline var onNext: ((Element) -> Void)?
+    @usableFromInline var onError: ((any Error) -> Void)?
+    @usableFromInline var onCompleted: (() -> Void)?
+    @usableFromInline var onDisposed: (() -> Void)?
 
+    @usableFromInline
     init(
         onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
         onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
@@ -122,6 +125,7 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
         super.init(downstream: AnyObserver { _ in })
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         guard !isDisposed else { return }
         switch event {
@@ -140,12 +144,14 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
         }
     }
 
-    private func runOnDisposed() {
+    @usableFromInline
+    func runOnDisposed() {
         let disposed = onDisposed
         onDisposed = nil
         disposed?()
     }
 
+    @usableFromInline
     override func disposeResources() {
         onNext = nil
         onError = nil

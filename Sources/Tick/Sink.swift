@@ -7,33 +7,37 @@ import Synchronization
 /// Lock-free: the upstream disposable is published with an atomic state word,
 /// so disposing from another thread, from inside a callback, or before the
 /// upstream subscription even returned are all safe.
+@usableFromInline
 class Sink<Output>: Disposable, @unchecked Sendable {
-    final let downstream: AnyObserver<Output>
-    private final let state = Atomic<UInt8>(0)
+    @usableFromInline final let downstream: AnyObserver<Output>
+    @usableFromInline final let state = Atomic<UInt8>(0)
     private final var upstream: (any Disposable)?
     /// Counts this subscription as live until it is disposed or terminated.
     private final var token: ResourceToken? = ResourceToken()
 
-    private static var upstreamSet: UInt8 { 1 }
-    private static var disposedBit: UInt8 { 2 }
+    @usableFromInline static var upstreamSet: UInt8 { 1 }
+    @usableFromInline static var disposedBit: UInt8 { 2 }
 
+    @usableFromInline
     init(downstream: AnyObserver<Output>) {
         self.downstream = downstream
     }
 
     /// `true` once disposed or after a terminal event was forwarded.
+    @inlinable
     final var isDisposed: Bool {
         state.load(ordering: .relaxed) & Self.disposedBit != 0
     }
 
     /// Forwards a `next` event unless disposed.
-    @inline(__always)
+    @inlinable @inline(__always)
     final func forwardNext(_ element: Output) {
         if !isDisposed { downstream.on(.next(element)) }
     }
 
     /// Forwards any event; a terminal one also disposes this sink. Nothing is
     /// forwarded after a terminal event or after disposal.
+    @usableFromInline
     final func forward(_ event: Event<Output>) {
         switch event {
         case .next(let element): forwardNext(element)
@@ -45,6 +49,7 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Ends this sink: marks it disposed (so nothing else is forwarded), runs
     /// `body` (which delivers the terminal event), then disposes upstream and
     /// this sink's resources. Does nothing if already disposed.
+    @usableFromInline
     final func terminate(_ body: () -> Void) {
         guard beginDisposal() else { return }
         body()
@@ -52,13 +57,16 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     }
 
     /// Forwards `.error(error)` and disposes.
+    @usableFromInline
     final func forwardError(_ error: any Error) { forward(.error(error)) }
 
     /// Forwards `.completed` and disposes.
+    @usableFromInline
     final func forwardCompleted() { forward(.completed) }
 
     /// Stores the upstream subscription; disposes it at once if this sink is
     /// already disposed.
+    @usableFromInline
     final func setUpstream(_ disposable: any Disposable) {
         upstream = disposable
         let (exchanged, _) = state.compareExchange(
@@ -70,11 +78,13 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     }
 
     /// Disposes the upstream subscription and this sink's own resources.
+    @usableFromInline
     final func dispose() {
         if beginDisposal() { finishDisposal() }
     }
 
     /// Override to release timers and inner subscriptions. Called exactly once.
+    @usableFromInline
     func disposeResources() {}
 
     private final func beginDisposal() -> Bool {

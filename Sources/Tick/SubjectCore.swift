@@ -7,18 +7,20 @@ import Synchronization
 /// caught up (replayed elements are delivered outside the lock) and registered
 /// only once nothing new arrived meanwhile, so it sees every element exactly
 /// once and in order.
+@usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
-    typealias Entry = (key: UInt64, observer: AnyObserver<Element>)
+    @usableFromInline typealias Entry = (key: UInt64, observer: AnyObserver<Element>)
 
-    private let lock = Lock()
-    private var observers: ContiguousArray<Entry> = []
+    @usableFromInline let lock = Lock()
+    @usableFromInline var observers: ContiguousArray<Entry> = []
     private var nextKey: UInt64 = 0
-    private(set) var stoppedEvent: Event<Element>?
-    private var buffer: RingBuffer<Element>
+    @usableFromInline var stoppedEvent: Event<Element>?
+    @usableFromInline var buffer: RingBuffer<Element>
     /// The number of `next` events ever received.
-    private var received: UInt64 = 0
+    @usableFromInline var received: UInt64 = 0
     private let replaysAfterTerminal: Bool
 
+    @usableFromInline
     init(bufferCapacity: Int, initial: Element? = nil, replaysAfterTerminal: Bool) {
         buffer = RingBuffer(capacity: bufferCapacity)
         self.replaysAfterTerminal = replaysAfterTerminal
@@ -28,12 +30,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
         }
     }
 
-    var hasObservers: Bool { lock.withLock { !observers.isEmpty } }
-    var isStopped: Bool { lock.withLock { stoppedEvent != nil } }
-    var latest: (element: Element?, stopped: Event<Element>?) {
+    @usableFromInline var hasObservers: Bool { lock.withLock { !observers.isEmpty } }
+    @usableFromInline var isStopped: Bool { lock.withLock { stoppedEvent != nil } }
+    @usableFromInline var latest: (element: Element?, stopped: Event<Element>?) {
         lock.withLock { (buffer.last, stoppedEvent) }
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         lock.lock()
         guard stoppedEvent == nil else {
@@ -50,9 +53,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
             observers = []
         }
         lock.unlock()
-        for entry in snapshot { entry.observer.on(event) }
+        snapshot.withUnsafeBufferPointer { entries in
+            for index in entries.indices { entries[index].observer.handler(event) }
+        }
     }
 
+    @usableFromInline
     func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
         var delivered: UInt64 = 0
         var first = true
@@ -120,19 +126,21 @@ private final class SubjectSubscription<Element>: Disposable, @unchecked Sendabl
 
 /// A fixed-capacity FIFO that drops its oldest element when full. Capacity 0
 /// stores nothing; `Int.max` is unbounded.
+@usableFromInline
 struct RingBuffer<Element> {
-    let capacity: Int
-    private var storage: ContiguousArray<Element> = []
-    private var head = 0
+    @usableFromInline let capacity: Int
+    @usableFromInline var storage: ContiguousArray<Element> = []
+    @usableFromInline var head = 0
 
-    init(capacity: Int) { self.capacity = max(0, capacity) }
+    @usableFromInline init(capacity: Int) { self.capacity = max(0, capacity) }
 
-    var count: Int { storage.count }
-    var last: Element? {
+    @usableFromInline var count: Int { storage.count }
+    @usableFromInline var last: Element? {
         guard !storage.isEmpty else { return nil }
         return storage[(head + storage.count - 1) % storage.count]
     }
 
+    @inlinable
     mutating func append(_ element: Element) {
         guard capacity > 0 else { return }
         if storage.count < capacity {
@@ -145,6 +153,7 @@ struct RingBuffer<Element> {
 
     /// The buffered elements whose index (counting every element ever
     /// received) is at least `start`, oldest first.
+    @usableFromInline
     func elements(after start: UInt64, totalReceived: UInt64) -> [Element] {
         let firstIndex = totalReceived - UInt64(storage.count)
         let skip = start > firstIndex ? Int(start - firstIndex) : 0

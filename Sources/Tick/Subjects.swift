@@ -11,7 +11,7 @@ public protocol SubjectType<Element>: ObservableType, ObserverType {}
 ///
 /// After a terminal event, new subscribers receive just that terminal event.
 public final class PublishSubject<Element>: SubjectType, @unchecked Sendable {
-    private let core = SubjectCore<Element>(bufferCapacity: 0, replaysAfterTerminal: false)
+    @usableFromInline let core = SubjectCore<Element>(bufferCapacity: 0, replaysAfterTerminal: false)
 
     /// A subject with no subscribers.
     public init() {}
@@ -22,7 +22,7 @@ public final class PublishSubject<Element>: SubjectType, @unchecked Sendable {
     /// `true` once the subject received a terminal event.
     public var isStopped: Bool { core.isStopped }
 
-    public func on(_ event: Event<Element>) { core.on(event) }
+    @inlinable public func on(_ event: Event<Element>) { core.on(event) }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
@@ -35,7 +35,7 @@ public final class PublishSubject<Element>: SubjectType, @unchecked Sendable {
 ///
 /// After a terminal event, new subscribers receive just that terminal event.
 public final class BehaviorSubject<Element>: SubjectType, @unchecked Sendable {
-    private let core: SubjectCore<Element>
+    @usableFromInline let core: SubjectCore<Element>
 
     /// A subject whose current value is `value`.
     public init(value: Element) {
@@ -57,7 +57,7 @@ public final class BehaviorSubject<Element>: SubjectType, @unchecked Sendable {
     /// `true` once the subject received a terminal event.
     public var isStopped: Bool { core.isStopped }
 
-    public func on(_ event: Event<Element>) { core.on(event) }
+    @inlinable public func on(_ event: Event<Element>) { core.on(event) }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
@@ -71,7 +71,7 @@ public final class BehaviorSubject<Element>: SubjectType, @unchecked Sendable {
 /// After a terminal event, new subscribers receive the buffered elements and
 /// then the terminal event.
 public final class ReplaySubject<Element>: SubjectType, @unchecked Sendable {
-    private let core: SubjectCore<Element>
+    @usableFromInline let core: SubjectCore<Element>
 
     private init(bufferSize: Int) {
         core = SubjectCore(bufferCapacity: bufferSize, replaysAfterTerminal: true)
@@ -94,7 +94,7 @@ public final class ReplaySubject<Element>: SubjectType, @unchecked Sendable {
     /// `true` once the subject received a terminal event.
     public var isStopped: Bool { core.isStopped }
 
-    public func on(_ event: Event<Element>) { core.on(event) }
+    @inlinable public func on(_ event: Event<Element>) { core.on(event) }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {

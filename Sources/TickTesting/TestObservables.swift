@@ -35,9 +35,9 @@ final class SubscriptionLog: @unchecked Sendable {
 ///
 /// Events are scheduled when the observable is created; events at the same
 /// time happen in the order given. Events at times before the scheduler's
-/// clock at creation are never emitted (they are in the past). The recording is replayed verbatim, even
-/// events after a terminal one, so a test can prove that an operator ignores
-/// them.
+/// clock at creation are never emitted (they are in the past). The recording
+/// is replayed verbatim, even events after a terminal one, so a test can
+/// prove that an operator ignores them.
 public final class HotObservable<Element>: TestableObservable, @unchecked Sendable {
     /// The scheduler the events happen on.
     public let scheduler: TestScheduler
@@ -46,7 +46,6 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     private let lock = Lock()
     private var observers: [(key: Int, observer: AnyObserver<Element>)] = []
     private var nextKey = 0
-    private let scheduled = CompositeDisposable()
 
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.scheduler = scheduler
@@ -57,11 +56,12 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
         // before its `^` are such events).
         for recorded in events where recorded.time >= now {
             let event = recorded.value
-            scheduled.insert(scheduler.scheduleAt(recorded.time) { [weak self] in
-                guard let self else { return }
+            // The scheduler's queue keeps the observable alive until its last
+            // event, whether or not the test holds on to it (as in RxTest).
+            scheduler.scheduleAt(recorded.time) { [self] in
                 let snapshot = self.lock.withLock { self.observers }
                 for entry in snapshot { entry.observer.on(event) }
-            })
+            }
         }
     }
 
@@ -75,14 +75,11 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
             observers.append((nextKey, AnyObserver(observer)))
             return nextKey
         }
-        return Disposables.create(with: { [weak self] in
-            guard let self else { return }
-            self.log.unsubscribed(index, at: self.scheduler.clock)
-            self.lock.withLock { self.observers.removeAll { $0.key == key } }
+        return Disposables.create(with: { [self] in
+            log.unsubscribed(index, at: scheduler.clock)
+            lock.withLock { observers.removeAll { $0.key == key } }
         })
     }
-
-    deinit { scheduled.dispose() }
 }
 
 /// A cold observable: each subscription replays the recorded events with times

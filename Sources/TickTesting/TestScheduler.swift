@@ -1,5 +1,5 @@
 import Synchronization
-import Tick
+@_spi(TickInternals) import Tick
 
 /// A scheduler whose clock moves only when the test says so: virtual time,
 /// exact to the attosecond, instant to run, deterministic.
@@ -275,7 +275,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         stopRequested = false
         var steps = 0
         var exceeded = false
-        while let top = heap.first, target.map({ top.due <= $0.offset }) ?? true, !stopRequested {
+        while !stopRequested, target.map({ heap.firstIsDue(notAfter: $0.offset) }) ?? !heap.isEmpty {
             if steps == budget {
                 exceeded = true
                 break

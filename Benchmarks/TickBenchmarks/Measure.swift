@@ -1,0 +1,109 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One scenario's result over several repetitions.
+struct Measurement {
+    let name: String
+    let operations: Int
+    let seconds: [Double]
+    var notes: [String] = []
+
+    var median: Double {
+        let sorted = seconds.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+
+    var nanosecondsPerOperation: Double { median * 1e9 / Double(operations) }
+
+    /// `name: N ops, T s, ns/op, ops/s` (median of the repetitions).
+    var line: String {
+        let opsPerSecond = Double(operations) / median
+        var text =
+            "\(name): \(operations) ops, \(format(median, 4)) s, \(format(nanosecondsPerOperation, 1)) ns/op, \(format(opsPerSecond, 0)) ops/s"
+        text += " (median of \(seconds.count))"
+        if !notes.isEmpty { text += ", " + notes.joined(separator: ", ") }
+        return text
+    }
+}
+
+func format(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    if decimals == 0 { return String(Int(rounded)) }
+    let whole = Int(rounded)
+    var fraction = String(Int(((rounded - Double(whole)) * scale).rounded()))
+    while fraction.count < decimals { fraction = "0" + fraction }
+    return "\(whole).\(fraction)"
+}
+
+/// Wall time of `body` in seconds.
+func time(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Runs `setup` + `measured` `repetitions` times; only `measured` is timed.
+func measure<State>(
+    _ name: String, operations: Int, repetitions: Int,
+    setup: () -> State, _ measured: (inout State) -> Void
+) -> Measurement {
+    var seconds: [Double] = []
+    for _ in 0..<repetitions {
+        var state = setup()
+        seconds.append(time { measured(&state) })
+    }
+    return Measurement(name: name, operations: operations, seconds: seconds)
+}
+
+/// The process's current resident set size in bytes (Linux), to measure
+/// memory per pending action as the growth of resident memory.
+func residentBytes() -> Int? { procStatus("VmRSS:") }
+
+/// The process's peak resident set size in bytes, where the platform says.
+func peakResidentBytes() -> Int? {
+    #if canImport(Glibc)
+    return procStatus("VmHWM:")
+    #else
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+    #endif
+}
+
+/// A size field of /proc/self/status, in bytes.
+func procStatus(_ field: String) -> Int? {
+    #if canImport(Glibc)
+    guard let file = fopen("/proc/self/status", "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.hasPrefix(field) {
+            let digits = text.filter(\.isNumber)
+            return Int(digits).map { $0 * 1024 }
+        }
+    }
+    return nil
+    #else
+    return nil
+    #endif
+}
+
+/// A fixed-seed generator so every run schedules the same times.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

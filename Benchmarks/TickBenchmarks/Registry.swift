@@ -1,0 +1,23 @@
+/// A named scenario: given an optional size and a repetition count, it prints
+/// its result lines.
+struct Scenario: Sendable {
+    let name: String
+    let run: @Sendable (Int?, Int) -> [String]
+}
+
+let registry: [Scenario] = [
+    Scenario(name: "scheduler_schedule_advance") { n, r in
+        [Scenarios.schedulerScheduleAdvance(n ?? 1_000_000, repetitions: r).line]
+    },
+    Scenario(name: "subject_fanout") { n, r in [Scenarios.subjectFanout(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "delay_operator") { n, r in [Scenarios.delayOperator(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "many_timers") { n, r in [Scenarios.manyTimers(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "scaling") { _, r in
+        // Scenario 1 at three sizes; per-action cost growth must stay ≤ 2×.
+        let results = [10_000, 100_000, 1_000_000].map {
+            Scenarios.schedulerScheduleAdvance($0, repetitions: r, name: "scaling/\($0)")
+        }
+        let growth = results.last!.nanosecondsPerOperation / results.first!.nanosecondsPerOperation
+        return results.map(\.line) + ["scaling: per-action cost 1M vs 10k = \(format(growth, 2))× (target ≤ 2×)"]
+    },
+]

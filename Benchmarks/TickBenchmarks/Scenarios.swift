@@ -1,0 +1,85 @@
+import Tick
+import TickTesting
+
+/// A counter the benchmark closures bump, so the work cannot be optimized away.
+final class Sink {
+    var count = 0
+    var sum = 0
+}
+
+enum Scenarios {
+    /// 1. N actions at pseudo-random frames in 0..<N (fixed seed), scheduled
+    /// then run to the end. Also reports live heap bytes per pending action.
+    static func schedulerScheduleAdvance(_ n: Int, repetitions: Int, name: String = "scheduler_schedule_advance") -> Measurement {
+        var rng = SplitMix64(state: 0x5EED)
+        let times = (0..<n).map { _ in TestTime(Int.random(in: 0..<n, using: &rng)) }
+        var bytesPerPending: Double?
+        var result = measure(
+            name, operations: n, repetitions: repetitions,
+            setup: { (TestScheduler(stepBudget: .max), Sink()) }
+        ) { state in
+            let (scheduler, sink) = state
+            let before = residentBytes()
+            for time in times {
+                scheduler.scheduleAt(time) { sink.count &+= 1 }
+            }
+            if let before, let after = residentBytes(), bytesPerPending == nil {
+                bytesPerPending = Double(after - before) / Double(n)
+            }
+            scheduler.run()
+            precondition(sink.count == n, "every action ran")
+        }
+        if let bytesPerPending { result.notes.append("\(format(bytesPerPending, 1)) bytes/pending action") }
+        return result
+    }
+
+    /// 3. A PublishSubject with 100 subscribers, N onNext: N × 100 deliveries.
+    static func subjectFanout(_ n: Int, repetitions: Int) -> Measurement {
+        measure(
+            "subject_fanout", operations: n * 100, repetitions: repetitions,
+            setup: { () -> (PublishSubject<Int>, Sink, [any Disposable]) in
+                let subject = PublishSubject<Int>()
+                let sink = Sink()
+                let subscriptions = (0..<100).map { _ in subject.subscribe(onNext: { sink.sum &+= $0 }) }
+                return (subject, sink, subscriptions)
+            }
+        ) { state in
+            let subject = state.0
+            for value in 0..<n { subject.onNext(value) }
+            state.2.forEach { $0.dispose() }
+        }
+    }
+
+    /// 4. N events one frame apart through `delay(1 s)` on the TestScheduler.
+    static func delayOperator(_ n: Int, repetitions: Int) -> Measurement {
+        measure(
+            "delay_operator", operations: n, repetitions: repetitions,
+            setup: { () -> (TestScheduler, TestableObserver<Int>) in
+                let scheduler = TestScheduler(stepBudget: .max)
+                let source = scheduler.createHotObservable((0..<n).map { Recorded.next(TestTime($0 + 1), $0) })
+                let observer = scheduler.createObserver(Int.self)
+                _ = source.delay(.seconds(1), scheduler: scheduler).subscribe(observer)
+                return (scheduler, observer)
+            }
+        ) { state in
+            state.0.run()
+            precondition(state.1.events.count == n)
+        }
+    }
+
+    /// 5. N concurrent `timer` subscriptions, all fired.
+    static func manyTimers(_ n: Int, repetitions: Int) -> Measurement {
+        measure(
+            "many_timers", operations: n, repetitions: repetitions,
+            setup: { (TestScheduler(stepBudget: .max), Sink()) }
+        ) { state in
+            let (scheduler, sink) = state
+            for index in 0..<n {
+                _ = Observable<Int>.timer(.milliseconds(1 + index % 1000), scheduler: scheduler)
+                    .subscribe(onNext: { _ in sink.count &+= 1 })
+            }
+            scheduler.run()
+            precondition(sink.count == n)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+// tick-benchmarks: `swift run -c release tick-benchmarks [name] [N]`
+//
+// Runs every scenario (or the one named) and prints one line per scenario:
+// `name: N ops, T s, ns/op, ops/s`, the median of several repetitions.
+// See Docs/Performance.md for the scenarios, the targets and the latest figures.
+
+import Tick
+import TickTesting
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        usage: tick-benchmarks [name] [N] [--repetitions R]
+        names: \(registry.map(\.name).joined(separator: ", "))
+        N overrides the scenario's default size; R (default 5) the repetitions.
+        """)
+} else {
+    var repetitions = 5
+    var positional: [String] = []
+    var index = 0
+    while index < arguments.count {
+        if arguments[index] == "--repetitions", index + 1 < arguments.count, let value = Int(arguments[index + 1]) {
+            repetitions = max(1, value)
+            index += 2
+        } else {
+            positional.append(arguments[index])
+            index += 1
+        }
+    }
+    let name = positional.first { Int($0) == nil }
+    let size = positional.compactMap { Int($0) }.first
+    let selected = registry.filter { name == nil || $0.name == name }
+    if selected.isEmpty {
+        print("unknown scenario '\(name ?? "")'; known: \(registry.map(\.name).joined(separator: ", "))")
+    }
+    for scenario in selected {
+        for line in scenario.run(size, repetitions) { print(line) }
+    }
+    if let peak = peakResidentBytes() {
+        print("peak resident memory: \(peak / 1_048_576) MiB")
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+import Tick
+import TickTesting
+
+@Suite(.checksResourceLeaks) struct TestObservableTests {
+    @Test func hotEventsHappenAtAbsoluteTimesAndOnlyAfterSubscription() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([
+            .next(150, "early"), .next(200, "at-subscribe"), .next(210, "b"), .completed(250),
+        ])
+        let observer = scheduler.start { xs }
+        // The hot events were scheduled when `xs` was created, before `start`
+        // scheduled its subscription at 200: same instant, earlier order, so the
+        // event at 200 happens just before the subscription and is not seen.
+        #expect(observer.events == [.next(210, "b"), .completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 1000)])
+    }
+
+    @Test func aHotObservableNobodyHoldsStillEmits() {
+        let scheduler = TestScheduler()
+        let observer = scheduler.start {
+            scheduler.createHotObservable([.next(210, 1), .completed(220, Int.self)]).map { $0 + 1 }
+        }
+        #expect(observer.events == [.next(210, 2), .completed(220)])
+    }
+
+    @Test func coldEventsAreRelativeToEachSubscription() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .completed(30, Int.self)])
+        let first = scheduler.createObserver(Int.self)
+        let second = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(100) { _ = xs.subscribe(first) }
+        scheduler.scheduleAt(205) { _ = xs.subscribe(second) }
+        scheduler.run()
+        #expect(first.events == [.next(110, 1), .next(120, 2), .completed(130)])
+        #expect(second.events == [.next(215, 1), .next(225, 2), .completed(235)])
+        #expect(xs.subscriptions == [Subscription(100), Subscription(205)])
+    }
+
+    @Test func startDefaultsAreRxTests() {
+        let scheduler = TestScheduler()
+        var createdAt: TestTime?
+        let xs = scheduler.createColdObservable([.next(0, "x")])
+        let observer = scheduler.start { () -> ColdObservable<String> in
+            createdAt = scheduler.clock
+            return xs
+        }
+        #expect(createdAt == 100)
+        #expect(observer.events == [.next(200, "x")])
+        #expect(xs.subscriptions == [Subscription(200, 1000)])
+    }
+
+    @Test func disposalCancelsColdEventsAndIsLogged() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createColdObservable([.next(50, 1), .next(900, 2)])
+        let observer = scheduler.start(disposed: 500) { xs }
+        #expect(observer.events == [.next(250, 1)])
+        #expect(xs.subscriptions == [Subscription(200, 500)])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func hotRecordingIsReplayedVerbatimButOperatorsStopAtTheTerminal() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(220), .next(230, 2), .error(240, TestError(1))])
+        let raw = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(200) { _ = xs.subscribe(raw) }
+        let mapped = scheduler.start { xs.map { $0 } }
+        #expect(raw.events == [.next(210, 1), .completed(220), .next(230, 2), .error(240, TestError(1))])
+        #expect(mapped.events == [.next(210, 1), .completed(220)])
+        #expect(xs.subscriptions == [Subscription(200), Subscription(200, 220)])
+    }
+
+    @Test func recordedEventsCompareWithTheDocumentedErrorRule() {
+        struct Plain: Error, CustomStringConvertible { var description: String }
+        #expect(Recorded<Event<Int>>.error(10, TestError(1)) == .error(10, TestError(1)))
+        #expect(Recorded<Event<Int>>.error(10, TestError(1)) != .error(10, TestError(2)))
+        #expect(Recorded<Event<Int>>.error(10, TestError(1)) != .error(11, TestError(1)))
+        #expect(errorsAreEqual(Plain(description: "x"), Plain(description: "x")))
+        #expect(!errorsAreEqual(Plain(description: "x"), Plain(description: "y")))
+        #expect(!errorsAreEqual(Plain(description: "TestError(1)"), TestError(1)), "different types never match")
+        #expect(Recorded<Event<Int>>.next(1, 1) != .completed(1))
+    }
+
+    @Test func descriptionsReadWell() {
+        #expect(Recorded<Event<String>>.next(210, "a").description == "next(a) @ 210")
+        #expect(Subscription(200, 1000).description == "(200 : 1000)")
+        #expect(Subscription(200).description == "(200 : never)")
+        #expect(Duration.microseconds(10_200).exactDescription == "10.2ms")
+        #expect(Duration.seconds(90).exactDescription == "90s")
+        #expect(Duration.nanoseconds(1500).exactDescription == "1.5µs")
+    }
+}
