@@ -41,6 +41,20 @@ import TickTesting
         #expect(observer.events == [.next(1, "c"), .completed(2)])
     }
 
+    @Test func hotEventsBeforeTheClockAtCreationAreSkippedAtTheExactTime() {
+        // Created at 5: the event one frame before is in the past; the ones at
+        // exactly 5 and one frame after are emitted.
+        let scheduler = TestScheduler()
+        scheduler.advance(to: 5)
+        let source = scheduler.hot("----abc|")
+        #expect(source.recordedEvents.map(\.time) == [4, 5, 6, 7])
+        let observer = scheduler.createObserver(String.self)
+        let subscription = source.subscribe(observer)
+        scheduler.run()
+        subscription.dispose()
+        #expect(observer.events == [.next(5, "b"), .next(6, "c"), .completed(7)])
+    }
+
     @Test func timeOfADiagram() {
         let scheduler = TestScheduler()
         #expect(scheduler.time("---|") == .milliseconds(3))

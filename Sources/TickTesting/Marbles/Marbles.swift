@@ -16,7 +16,10 @@ public enum Marbles {
     /// Whether an observable diagram is cold (frame 0 = subscription) or hot
     /// (frame 0 = its `^`, or the start of the text without one).
     public enum Temperature: Sendable {
-        case cold, hot
+        /// Times are relative to the subscription; `^` is an error.
+        case cold
+        /// Times are absolute; an optional `^` marks frame 0.
+        case hot
     }
 
     /// Reads an observable diagram.
