@@ -38,7 +38,7 @@ extension Marbles {
         for (index, time) in sorted.enumerated() {
             if index > 0 {
                 let frames = (time - sorted[index - 1]) / frameAttos
-                let step = min(max(Int(clamping: frames) * unit, 30), 8 * unit)
+                let step = min(max(Int(clamping: frames) * unit, 40), 8 * unit)
                 if frames > 8 { breaks.append(position + step / 2) }
                 position += step
             }
@@ -60,11 +60,11 @@ extension Marbles {
             body.append(
                 "<polygon class=\"arrow\" points=\"\(end),\(lineY - 6) \(end + 12),\(lineY) \(end),\(lineY + 6)\"/>")
             for mark in breaks {
-                body.append("<text class=\"break\" x=\"\(mark)\" y=\"\(lineY - 4)\" text-anchor=\"middle\">≈</text>")
+                body.append("<text class=\"break\" x=\"\(mark)\" y=\"\(lineY + 5)\" text-anchor=\"middle\">≈</text>")
             }
             if row.point, let px = x[0] {
                 body.append(
-                    "<g class=\"subscription\"><line x1=\"\(px)\" y1=\"\(lineY - 26)\" x2=\"\(px)\" y2=\"\(lineY + 26)\" stroke-dasharray=\"4 3\"/><text x=\"\(px)\" y=\"\(lineY + 40)\" text-anchor=\"middle\">^</text></g>"
+                    "<g class=\"subscription\"><line x1=\"\(px)\" y1=\"\(lineY - 26)\" x2=\"\(px)\" y2=\"\(lineY + 26)\" stroke-dasharray=\"4 3\"/><text x=\"\(px + 8)\" y=\"\(lineY - 16)\">^</text></g>"
                 )
             }
             var placed: [Int128: Int] = [:]
@@ -106,7 +106,8 @@ extension Marbles {
             <style>
             text { font-family: Menlo, Consolas, monospace; font-size: 13px; fill: #222; }
             .caption { fill: #555; }
-            .tick, .break { font-size: 10px; fill: #888; }
+            .tick { font-size: 10px; fill: #888; }
+            .break { font-size: 16px; fill: #666; }
             .timeline { stroke: #444; stroke-width: 2; }
             .arrow { fill: #444; }
             .next circle { stroke: #222; stroke-width: 1.5; }
