@@ -106,6 +106,20 @@ import TickTesting
         scheduler.flush()
     }
 
+    @Test func forgottenFlushShowsUpAsALeak() {
+        // Without flush() nothing is checked, but the subscription that
+        // expect() scheduled is still pending: the leak check notices.
+        let scope = Resources.Scope()
+        let scheduler = scope.run {
+            let scheduler = TestScheduler()
+            scheduler.expect(scheduler.cold("a|")).toBe("a|")
+            return scheduler
+        }
+        #expect(scope.live > 0 || !Resources.isCounting)
+        scheduler.flush()
+        #expect(scope.live == 0)
+    }
+
     // MARK: Failures are reported at the caller's line with the diff
 
     @Test func failingExpectationReportsTheDiffAtTheCallersLine() {
