@@ -21,6 +21,18 @@ let package = Package(
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickTestingTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickIndicatorsTests", dependencies: ["Tick", "TickTesting", "TickIndicators"]),
+
+        // Docs as tests (Docs/DocsAsTests.md): every Swift block in Docs/*.md and
+        // README.md is compiled and run by `swift test`, one test per page.
+        .target(name: "DocTestKit"),
+        .executableTarget(name: "DocTestGenerator", dependencies: ["DocTestKit"]),
+        .plugin(name: "DocTestsPlugin", capability: .buildTool(), dependencies: ["DocTestGenerator"]),
+        .testTarget(
+            name: "DocTests",
+            dependencies: ["Tick", "TickTesting", "TickIndicators", "DocTestKit"],
+            exclude: ["Fixtures"],
+            plugins: ["DocTestsPlugin"]),
+        .testTarget(name: "DocTestKitTests", dependencies: ["DocTestKit"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

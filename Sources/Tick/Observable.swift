@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type that can be subscribed to: an observable sequence of `Element`.
 ///
 /// Every operator is defined on this protocol, so subjects and other
@@ -92,7 +94,7 @@ extension ObservableType {
     ) -> any Disposable {
         let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
-        return sink
+        return ClosureSubscription(sink)
     }
 
     /// Subscribes with one closure that receives every event.
@@ -101,17 +103,22 @@ extension ObservableType {
     }
 }
 
-/// The subscription made by `subscribe(onNext:onError:onCompleted:onDisposed:)`.
+/// The observer made by `subscribe(onNext:onError:onCompleted:onDisposed:)`.
 ///
 /// Order on a terminal event, as in RxSwift: `onError`/`onCompleted`, then
 /// `onDisposed`, then the upstream subscription is disposed. On disposal: the
 /// upstream subscription is disposed, then `onDisposed` runs.
+///
+/// The closures are immutable, so delivery on one thread never races with
+/// disposal on another. They are released when the sink is: the caller holds a
+/// ``ClosureSubscription``, which lets go of the sink on disposal, and the
+/// upstream chain lets go of it when it is disposed.
 @usableFromInline
 final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
-    @usableFromInline var onNext: ((Element) -> Void)?
-    @usableFromInline var onError: ((any Error) -> Void)?
-    @usableFromInline var onCompleted: (() -> Void)?
-    @usableFromInline var onDisposed: (() -> Void)?
+    @usableFromInline let onNext: ((Element) -> Void)?
+    @usableFromInline let onError: ((any Error) -> Void)?
+    @usableFromInline let onCompleted: (() -> Void)?
+    @usableFromInline let onDisposed: (() -> Void)?
 
     @usableFromInline
     init(
@@ -132,30 +139,56 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
         case .next(let element):
             onNext?(element)
         case .error(let error):
-            terminate {
+            finish {
                 onError?(error)
-                runOnDisposed()
+                onDisposed?()
             }
         case .completed:
-            terminate {
+            finish {
                 onCompleted?()
-                runOnDisposed()
+                onDisposed?()
             }
         }
     }
 
-    @usableFromInline
-    func runOnDisposed() {
-        let disposed = onDisposed
-        onDisposed = nil
-        disposed?()
-    }
-
+    /// Runs on disposal (not after a terminal event, which already ran
+    /// `onDisposed` before cleaning up).
     @usableFromInline
     override func disposeResources() {
-        onNext = nil
-        onError = nil
-        onCompleted = nil
-        runOnDisposed()
+        if !terminatedByEvent { onDisposed?() }
+    }
+
+    @usableFromInline var terminatedByEvent = false
+
+    @inlinable
+    func finish(_ body: () -> Void) {
+        terminate {
+            terminatedByEvent = true
+            body()
+        }
+    }
+}
+
+/// What `subscribe(onNext:…)` returns: disposing it disposes the subscription
+/// and lets go of the closures, so a closure that captures its owner does not
+/// keep the owner alive through the owner's dispose bag.
+@usableFromInline
+final class ClosureSubscription<Element>: Cancelable, @unchecked Sendable {
+    @usableFromInline let disposed = Atomic<Bool>(false)
+    @usableFromInline var sink: ClosureSink<Element>?
+
+    @inlinable
+    init(_ sink: ClosureSink<Element>) { self.sink = sink }
+
+    @inlinable
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    @inlinable
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Only the caller that flipped the flag touches `sink` from here on.
+        let sink = self.sink
+        self.sink = nil
+        sink?.dispose()
     }
 }

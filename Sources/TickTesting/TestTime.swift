@@ -3,8 +3,8 @@
 /// RxTest-style APIs write times as integers (`.next(210, "a")`): that is 210
 /// frames, and a frame is 1 ms unless the scheduler was created with another
 /// `frame`. Times that fall between frames (a marble duration of `10.2ms`, a
-/// `delay` of 1.5 frames) keep the exact rest in ``remainder``: nothing is ever
-/// rounded.
+/// `delay` of 1.5 frames) keep the exact rest in ``remainder`` (printed
+/// `201+500µs`): nothing is ever rounded.
 public struct TestTime: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// Whole frames since the clock's origin (negative before it).
     public var frames: Int
@@ -31,7 +31,7 @@ public struct TestTime: Hashable, Comparable, Sendable, ExpressibleByIntegerLite
         (lhs.frames, lhs.remainder) < (rhs.frames, rhs.remainder)
     }
 
-    /// `210`, or `210+0.5ms` for a time between frames.
+    /// `210`, or `201+500µs` for a time half a (1 ms) frame past frame 201.
     public var description: String {
         remainder == .zero ? "\(frames)" : "\(frames)+\(remainder.exactDescription)"
     }

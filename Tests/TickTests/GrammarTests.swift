@@ -121,6 +121,29 @@ import TickTesting
         #expect(events == [.next(1), .completed, .error(TestError(9))])
     }
 
+    @Test func disposingReleasesClosuresThatCaptureTheirOwner() {
+        final class Owner {
+            let bag = DisposeBag()
+            var seen = 0
+        }
+        let subject = PublishSubject<Int>()
+        weak var weakOwner: Owner?
+        var subscription: (any Disposable)?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            // owner → bag → subscription → closure → owner: a cycle until disposal.
+            let s = subject.subscribe(onNext: { owner.seen += $0 })
+            s.disposed(by: owner.bag)
+            subscription = s
+        }
+        subject.onNext(1)
+        #expect(weakOwner?.seen == 1)
+        subscription?.dispose()
+        subscription = nil
+        #expect(weakOwner == nil, "disposal breaks the cycle, so the owner is freed")
+    }
+
     @Test func neverAndEmpty() {
         var events: [Event<Int>] = []
         let never = Observable<Int>.never().subscribe { events.append($0) }
