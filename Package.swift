@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "Tick", targets: ["Tick"]),
         .library(name: "TickTesting", targets: ["TickTesting"]),
         .library(name: "TickIndicators", targets: ["TickIndicators"]),
+        .executable(name: "marbles", targets: ["marbles"]),
     ],
     targets: [
         .target(name: "Tick"),
         .target(name: "TickTesting", dependencies: ["Tick"]),
         .target(name: "TickIndicators", dependencies: ["Tick"]),
+        .executableTarget(name: "marbles", dependencies: ["TickTesting"]),
         .executableTarget(
             name: "tick-benchmarks", dependencies: ["Tick", "TickTesting"], path: "Benchmarks/TickBenchmarks"),
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),

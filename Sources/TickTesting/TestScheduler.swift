@@ -45,6 +45,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// methods (one exclusive access per operation).
     private var state: State
     private let counter = ResourceCounter()
+    /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
+    let marbleExpectations = MarbleExpectationStore()
 
     private struct State {
         var heap = BinaryHeap<() -> Void>()
@@ -296,13 +298,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs scheduled work until nothing is pending (within the step budget).
-    /// The clock ends at the due time of the last action run.
+    /// The clock ends at the due time of the last action run. Then checks the
+    /// pending marble expectations (`expect(...).toBe(...)`), exactly like
+    /// ``flush(fileID:filePath:line:column:)``.
     public func run(
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         advance(
             toInstant: nil, described: "run()",
             site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        marbleExpectations.checkAll()
     }
 
     /// Stops the `advance`/`run` in progress after the current action.
