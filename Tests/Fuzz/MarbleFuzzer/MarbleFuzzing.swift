@@ -1,0 +1,48 @@
+import Tick
+import TickTesting
+
+/// One fuzz input: the marble parser must never crash, every error must name a
+/// position inside the diagram, and every diagram that parses must print back
+/// to a diagram that parses to the same events (when the printer says its
+/// text is exact). A violated property traps, which is how libFuzzer learns
+/// of it.
+func checkMarbleInput(_ bytes: UnsafeRawBufferPointer) {
+    let diagram = String(decoding: bytes, as: UTF8.self)
+    let length = diagram.count
+    func checkError(_ error: MarbleError) {
+        guard error.position >= 0, error.position <= length, error.description.contains("^") else {
+            fatalError("fuzz: bad error position \(error.position) for \(diagram.debugDescription): \(error)")
+        }
+    }
+    for temperature in [Marbles.Temperature.cold, .hot] {
+        do {
+            let events: [Recorded<Event<String>>] = try Marbles.parse(diagram, temperature)
+            let printed = Marbles.print(events)
+            if printed.isExact {
+                let again: [Recorded<Event<String>>]
+                do {
+                    again = try Marbles.parse(
+                        printed.diagram, events.contains { $0.time.frames < 0 } ? .hot : temperature,
+                        values: printed.values)
+                } catch {
+                    fatalError("fuzz: printed diagram \(printed.diagram.debugDescription) of \(diagram.debugDescription) does not parse: \(error)")
+                }
+                guard again == events else {
+                    fatalError("fuzz: round trip changed \(diagram.debugDescription) -> \(printed.diagram.debugDescription)")
+                }
+            }
+        } catch {
+            checkError(error)
+        }
+    }
+    do { _ = try Marbles.parseSubscription(diagram) } catch { checkError(error) }
+    do { _ = try Marbles.time(diagram) } catch { checkError(error) }
+}
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMarbles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    checkMarbleInput(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+#endif
