@@ -40,9 +40,26 @@ func checkMarbleInput(_ bytes: UnsafeRawBufferPointer) {
 }
 
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzMarbles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    checkMarbleInput(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
+/// libFuzzer's entry for programs that have their own `main`.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links an executable through `<module>_main`; in the fuzzing build
+/// that entry hands control to libFuzzer, which calls `checkMarbleInput` with
+/// each input it generates.
+@_cdecl("marble_fuzzer_main")
+public func marbleFuzzerMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        checkMarbleInput(UnsafeRawBufferPointer(start: data, count: size))
+        return 0
+    }
 }
 #endif
