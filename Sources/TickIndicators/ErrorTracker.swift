@@ -144,19 +144,8 @@ extension ObservableType {
     /// tracker with `resetTime` and then still forwarded downstream. Elements
     /// and completion are forwarded unchanged, after the tracker is updated.
     public func trackError(_ tracker: ErrorTracker, resetTime: Duration? = nil) -> Observable<Element> {
-        let source = asObservable()
-        return Observable.create { observer in
-            source.subscribe { event in
-                switch event {
-                case .next:
-                    tracker.reset()
-                case .error(let error):
-                    tracker.update(with: error, resetAfter: resetTime)
-                case .completed:
-                    break
-                }
-                observer.on(event)
-            }
-        }
+        self.do(
+            onNext: { _ in tracker.reset() },
+            onError: { error in tracker.update(with: error, resetAfter: resetTime) })
     }
 }

@@ -420,14 +420,11 @@ extension ObservableType {
     /// and stops (once) when it completes, fails or is disposed.
     public func trackActivity(in manager: NetworkActivityIndicatorManager) -> Observable<Element> {
         let source = asObservable()
-        return Observable.create { observer in
+        return Observable.deferred {
             let id = AnyHashable(TrackedSubscriptionCounter.shared.make())
-            manager.requestDidStart(requestID: id)
-            let subscription = source.subscribe(observer)
-            return Disposables.create {
-                subscription.dispose()
-                manager.requestDidStop(requestID: id)
-            }
+            return source.do(
+                onSubscribe: { manager.requestDidStart(requestID: id) },
+                onDispose: { manager.requestDidStop(requestID: id) })
         }
     }
 }
