@@ -174,3 +174,53 @@ func state(_ loading: Bool, _ message: String?) -> IndicatorState {
         subscription?.dispose()
     }
 }
+
+/// The seed README's "advanced example", as event arrays with times.
+@Suite(.checksResourceLeaks) struct ActivityIndicatorPriorityTests {
+    @Test func readmeAdvancedExamplePriorities() {
+        let scheduler = TestScheduler()
+        let indicator = ActivityIndicator()
+        let log = Locked<[String]>([])
+        indicator.subscribe(onNext: { s in
+            log.withLock { $0.append("\(scheduler.clock) \(s.loading) \(s.message ?? "Empty")") }
+        }).disposed(by: indicator.disposeBag)
+        func step(_ value: Int, _ seconds: Int) -> Observable<Int> {
+            Observable.just(value).delay(.seconds(seconds), scheduler: scheduler)
+        }
+        func done(_ value: Int) { log.withLock { $0.append("\(scheduler.clock) done \(value)") } }
+        let bag = DisposeBag()
+        step(1, 2).trackActivity(in: indicator, message: "1")
+            .flatMap { value -> Observable<Int> in done(value); return step(2, 2) }.trackActivity(in: indicator, message: "2")
+            .flatMap { value -> Observable<Int> in done(value); return step(3, 2) }.trackActivity(in: indicator, message: "3")
+            .subscribe(onNext: { done($0) }).disposed(by: bag)
+        step(10, 3).trackActivity(in: indicator, message: "10")
+            .flatMap { value -> Observable<Int> in done(value); return step(11, 5) }.trackActivity(in: indicator, message: "11")
+            .subscribe(onNext: { done($0) }).disposed(by: bag)
+        scheduler.run()
+        #expect(log.current == [
+            "0 false Empty", "0 true 1",
+            "2000 done 1", "2000 true 2",
+            "3000 done 10",
+            "4000 done 2", "4000 true 3",
+            "6000 done 3", "6000 true 11",
+            "8000 done 11", "8000 false Empty",
+        ])
+    }
+
+    @Test func anEarlierRegisteredMessageIsNotDisturbedByALaterOneFinishingEarly() {
+        let scheduler = TestScheduler()
+        let indicator = ActivityIndicator()
+        let states = scheduler.createObserver(ActivityIndicator.State.self)
+        indicator.subscribe(states).disposed(by: indicator.disposeBag)
+        let slow = scheduler.createColdObservable([.completed(500, Int.self)])
+        let fast = scheduler.createColdObservable([.completed(100, Int.self)])
+        let both = Observable.merge(
+            slow.trackActivity(in: indicator, message: "slow").asObservable(),
+            fast.trackActivity(in: indicator, message: "fast").asObservable())
+        let observer = scheduler.start(created: 0, subscribed: 0, disposed: 1000) { both }
+        #expect(observer.events == [.completed(500)])
+        #expect(states.events == [
+            .next(0, state(false, nil)), .next(0, state(true, "slow")), .next(500, state(false, nil)),
+        ])
+    }
+}

@@ -15,6 +15,16 @@ import TickTesting
         (0..<4).map { DispatchQueueScheduler(label: "tick.stress.worker.\($0)") }
     }
 
+    /// Waits until every worker finished the action it is running. A terminal
+    /// event reaches the subscriber *before* the operators above it finish
+    /// their clean-up (which runs in the same action on the worker's queue),
+    /// so "all subscribers saw the end" is not yet "all clean-up ran".
+    static func drain(_ workers: [DispatchQueueScheduler]) async -> Bool {
+        let barrier = TestExpectation(count: workers.count)
+        for worker in workers { worker.schedule { barrier.fulfill() } }
+        return await barrier.wait(timeout: .seconds(30))
+    }
+
     @Test func networkManagerEndsHiddenWithZeroCount() async {
         TestFailureReporter.reportMisuseAsTestFailures()
         let queue = DispatchQueue(label: "tick.stress.manager")
@@ -53,6 +63,7 @@ import TickTesting
             }
         }
         #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await Self.drain(workers))
         #expect(manager.activityCount == 0)
         // Both timers are at most 2 ms long; once this runs, they have fired.
         let idle = TestExpectation()
@@ -103,6 +114,7 @@ import TickTesting
             }
         }
         #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await Self.drain(workers))
         #expect(indicator.state == ActivityIndicator.State(loading: false, message: nil))
         let log = states.current
         #expect(!concurrent.current)
@@ -141,6 +153,7 @@ import TickTesting
             }
         }
         #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await Self.drain(workers))
         let idle = TestExpectation()
         scheduler.schedule(after: .milliseconds(50)) { idle.fulfill() }
         #expect(await idle.wait(timeout: .seconds(30)))

@@ -440,3 +440,22 @@ import TickTesting
         #expect(Manager.NotificationNames.alamofire.requestKey == "org.alamofire.notification.key.request")
     }
 }
+
+@Suite(.checksResourceLeaks) struct NetworkActivityIndicatorLifetimeTests {
+    @Test func deinitCancelsThePendingTimer() {
+        let scheduler = TestScheduler()
+        var manager: NetworkActivityIndicatorManager? = NetworkActivityIndicatorManager(scheduler: scheduler)
+        manager?.incrementActivityCount()
+        #expect(scheduler.pendingCount == 1)
+        manager = nil
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func sharedManagerRunsOnTheMainQueue() {
+        let shared = NetworkActivityIndicatorManager.shared
+        #expect(shared.scheduler === MainScheduler.instance)
+        #expect(shared.isEnabled)
+        #expect(shared.startDelay == .seconds(1))
+        #expect(shared.completionDelay == .milliseconds(200))
+    }
+}
