@@ -22,6 +22,10 @@
 ///   (the original delivered it recursively, in the middle of the round, so
 ///   later observers could receive the older value last).
 /// - An observer disposed during a round does not receive the rest of it.
+/// - One race remains, by design: the first call of a ``Variable``
+///   subscription is made at once on the subscribing thread, so if another
+///   thread writes while `subscribe` is running, the new observer may receive
+///   that write just before its first call.
 /// - A subscription lasts until its disposable is disposed (directly or via a
 ///   ``DisposeBag``), as everywhere in Tick. In the original a subscription
 ///   also ended when its `Disposable` object was deallocated.
@@ -164,18 +168,17 @@ extension ObservableValue where Value: Equatable {
 /// See ``ObservableValue`` for the rules and the differences from
 /// LightweightObservable.
 public final class Variable<Value>: ObservableValue<Value>, @unchecked Sendable {
-    private let initial: Value
-
     /// A variable holding `value`.
     public init(_ value: Value) {
-        initial = value
         super.init(stored: value, callsAtOnce: true)
     }
 
     /// The current value. Setting it notifies every observer with
     /// `(new value, previous value)`.
     public var value: Value {
-        get { storedValue ?? initial }
+        // A variable always holds a value: it starts with one and every write
+        // stores one.
+        get { storedValue.unsafelyUnwrapped }
         set { store(newValue) }
     }
 }
