@@ -155,6 +155,30 @@ func state(_ loading: Bool, _ message: String?) -> IndicatorState {
         ])
     }
 
+    @Test func anObserverMayTrackMoreWorkWhileBeingNotified() {
+        let scheduler = TestScheduler()
+        let indicator = ActivityIndicator()
+        let observer = record(indicator, scheduler)
+        let followUp = scheduler.createColdObservable([.completed(100, Int.self)])
+        let bag = DisposeBag()
+        var started = false
+        indicator.subscribe(onNext: { current in
+            // When the first piece of work finishes, start a follow-up from here.
+            if !current.loading, current.message == nil, scheduler.clock == 50, !started {
+                started = true
+                followUp.trackActivity(in: indicator, message: "follow-up").subscribe().disposed(by: bag)
+            }
+        }).disposed(by: bag)
+        let first = scheduler.createColdObservable([.completed(50, Int.self)])
+        first.trackActivity(in: indicator, message: "first").subscribe().disposed(by: bag)
+        scheduler.advance(to: 1000)
+        #expect(observer.events == [
+            .next(0, state(false, nil)), .next(0, state(true, "first")), .next(50, state(false, nil)),
+            .next(50, state(true, "follow-up")), .next(150, state(false, nil)),
+        ])
+        bag.dispose()  // The observer captures the bag: dispose it explicitly.
+    }
+
     @Test func trackedSubscriptionsRetainTheIndicator() {
         let scheduler = TestScheduler()
         weak var weakIndicator: ActivityIndicator?

@@ -195,6 +195,24 @@ func names(_ events: [Recorded<Event<(any Error)?>>]) -> [Recorded<Event<String>
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func anObserverMayPushWhileBeingNotifiedAndOrderIsKept() {
+        let scheduler = TestScheduler()
+        let tracker = ErrorTracker(scheduler: scheduler)
+        let first = scheduler.createObserver((any Error)?.self)
+        let subscription1 = tracker.subscribe(onNext: { error in
+            first.on(.next(error))
+            // Escalate: every e1 is replaced by e2 at once.
+            if (error as? NamedError) == self.e1 { tracker.update(with: self.e2) }
+        })
+        let (second, subscription2) = record(tracker, scheduler)
+        tracker.update(with: e1)
+        // Both observers see e1 before e2, although e2 was pushed while e1 was being delivered.
+        #expect(names(first.events) == [.next(0, "nil"), .next(0, "e1"), .next(0, "e2")])
+        #expect(names(second.events) == [.next(0, "nil"), .next(0, "e1"), .next(0, "e2")])
+        subscription1.dispose()
+        subscription2.dispose()
+    }
+
     // MARK: trackError
 
     @Test func trackErrorElementsResetAndErrorsArePushedAndForwarded() {

@@ -451,6 +451,25 @@ import TickTesting
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func visibilityChangesOnlyOnTheScheduler() {
+        let scheduler = TestScheduler()
+        let manager = NetworkActivityIndicatorManager(scheduler: scheduler)
+        let log = manager.recordChanges(on: scheduler)
+        manager.requestDidStart(requestID: "r")
+        scheduler.advance(to: 1200)
+        #expect(log.current == [VisibilityChange(1000, true)])
+        // Called from the test, outside any scheduler action: the hide is
+        // published by an action the manager schedules now, not inside this call.
+        manager.isEnabled = false
+        #expect(log.current == [VisibilityChange(1000, true)])
+        #expect(manager.isNetworkActivityIndicatorVisible)
+        #expect(manager.phase == .notActive)
+        scheduler.advance(by: 0)
+        #expect(log.current == [VisibilityChange(1000, true), VisibilityChange(1200, false)])
+        #expect(!manager.isNetworkActivityIndicatorVisible)
+        manager.requestDidStop(requestID: "r")
+    }
+
     @Test func sharedManagerRunsOnTheMainQueue() {
         let shared = NetworkActivityIndicatorManager.shared
         #expect(shared.scheduler === MainScheduler.instance)
