@@ -47,6 +47,7 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
             self.message = message
         }
 
+        /// `(loading: true, message: Saving)`; a missing message reads `nil`.
         public var description: String { "(loading: \(loading), message: \(message ?? "nil"))" }
     }
 
@@ -90,6 +91,8 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
     /// The current state.
     public var state: State { lock.withLock { lastState } }
 
+    /// Subscribes `observer` to the states: the current one at once, then
+    /// every change.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == State {
         publisher.observable.subscribe(observer)

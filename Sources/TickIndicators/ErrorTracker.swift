@@ -130,6 +130,7 @@ public final class ErrorTracker: ObservableType, @unchecked Sendable {
         }
     }
 
+    /// Subscribes `observer`: the current value at once, then every change.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         publisher.observable.subscribe(observer)

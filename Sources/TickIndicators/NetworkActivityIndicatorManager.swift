@@ -63,6 +63,7 @@ public final class NetworkActivityIndicatorManager: @unchecked Sendable {
         /// Visible, waiting for the completion timer.
         case delayingCompletion
 
+        /// The case's name, as in the original (`delayingStart`, …).
         public var description: String {
             switch self {
             case .notActive: "notActive"
