@@ -1,0 +1,281 @@
+extension ObservableType {
+    /// Emits `elements` at subscription (synchronously, in order), then the
+    /// source's events.
+    public func startWith(_ elements: Element...) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = AnonymousSink(downstream: observer)
+            for element in elements { sink.forwardNext(element) }
+            if !sink.isDisposed { sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.forward))) }
+            return sink
+        }
+    }
+
+    /// Combines each element with the latest element of `second` using
+    /// `resultSelector`. Elements arriving before `second` emitted anything are
+    /// dropped. Completes when this sequence completes (`second`'s completion is
+    /// ignored); an error from either ends it.
+    public func withLatestFrom<Second: ObservableType, Result>(
+        _ second: Second, resultSelector: @escaping (Element, Second.Element) throws -> Result
+    ) -> Observable<Result> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = WithLatestFromSink<Element, Second.Element, Result>(
+                downstream: observer, resultSelector: resultSelector)
+            sink.run(source, second)
+            return sink
+        }
+    }
+
+    /// Emits the latest element of `second` each time this sequence emits (see
+    /// ``withLatestFrom(_:resultSelector:)``).
+    public func withLatestFrom<Second: ObservableType>(_ second: Second) -> Observable<Second.Element> {
+        withLatestFrom(second) { $1 }
+    }
+
+    /// Mirrors whichever of this sequence and `other` sends an event first, and
+    /// disposes the other.
+    public func amb<Other: ObservableType>(_ other: Other) -> Observable<Element> where Other.Element == Element {
+        Observable.amb([asObservable(), other.asObservable()])
+    }
+}
+
+extension Observable {
+    /// Mirrors whichever of `sources` sends an event (element or terminal)
+    /// first, and disposes all the others at that moment. Sources are
+    /// subscribed in order; an empty collection never emits.
+    public static func amb<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
+        let sources = Array(sources)
+        return Observable { observer in
+            let sink = AmbSink<Element>(downstream: observer, count: sources.count)
+            for (index, source) in sources.enumerated() where !sink.isDisposed {
+                sink.subscribe(source, index: index)
+            }
+            return sink
+        }
+    }
+
+    /// Combines the latest elements of every source in `sources` with
+    /// `resultSelector` (see ``combineLatest(_:_:resultSelector:)``). An empty
+    /// collection completes at once without emitting.
+    public static func combineLatest<C: Collection>(
+        _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
+    ) -> Observable<Element> where C.Element: ObservableType {
+        let sources = Array(sources)
+        return Observable { observer in
+            var values = [C.Element.Element?](repeating: nil, count: sources.count)
+            let sink = CombineLatestSink<Element>(downstream: observer, arity: sources.count) {
+                let snapshot = values.compactMap { $0 }
+                return { try resultSelector(snapshot) }
+            }
+            for (index, source) in sources.enumerated() {
+                sink.subscribe(source, index: index) { values[index] = $0 }
+            }
+            return sink
+        }
+    }
+
+    /// Combines the latest elements of every source in `sources` into arrays.
+    public static func combineLatest<C: Collection>(_ sources: C) -> Observable<[C.Element.Element]>
+    where C.Element: ObservableType, Element == [C.Element.Element] {
+        combineLatest(sources) { $0 }
+    }
+
+    /// Pairs up the elements of every source in `sources` by index with
+    /// `resultSelector` (see ``zip(_:_:resultSelector:)``). An empty collection
+    /// completes at once without emitting.
+    public static func zip<C: Collection>(
+        _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
+    ) -> Observable<Element> where C.Element: ObservableType {
+        let sources = Array(sources)
+        return Observable { observer in
+            var queues = [FIFOQueue<C.Element.Element>](repeating: FIFOQueue(), count: sources.count)
+            let sink = ZipSink<Element>(downstream: observer, arity: sources.count) {
+                var row: [C.Element.Element] = []
+                row.reserveCapacity(queues.count)
+                for index in queues.indices {
+                    if let value = queues[index].removeFirst() { row.append(value) }
+                }
+                return { try resultSelector(row) }
+            }
+            for (index, source) in sources.enumerated() {
+                sink.subscribe(source, index: index) { queues[index].append($0) }
+            }
+            return sink
+        }
+    }
+
+    /// Pairs up the elements of every source in `sources` by index into arrays.
+    public static func zip<C: Collection>(_ sources: C) -> Observable<[C.Element.Element]>
+    where C.Element: ObservableType, Element == [C.Element.Element] {
+        zip(sources) { $0 }
+    }
+}
+
+/// The shared machinery of operators over several sources: one subscription
+/// per source in a group, disposed together; each source's subscription is
+/// disposed as soon as that source terminates.
+class MultiSourceSink<Output>: SerializingSink<Output>, @unchecked Sendable {
+    final let group = CompositeDisposable()
+
+    /// Subscribes `source`, routing its events to `handler`.
+    final func subscribe<Source: ObservableType>(
+        _ source: Source, handler: @escaping (Event<Source.Element>) -> Void
+    ) {
+        guard !isDisposed else { return }
+        let subscription = SingleAssignmentDisposable()
+        guard let key = group.insert(subscription) else { return }
+        subscription.setDisposable(source.subscribe(AnyObserver { [self] event in
+            handler(event)
+            if event.isStopEvent { group.remove(for: key) }
+        }))
+    }
+
+    override func disposeResources() {
+        group.dispose()
+    }
+}
+
+/// combineLatest's sink. Values live in the caller's typed storage, written by
+/// the `store` closures under ``lock``; `snapshot` (also under the lock) copies
+/// them and returns the user's selector call, which runs outside the lock.
+final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
+    private let arity: Int
+    private let snapshot: () -> () throws -> Output
+    private var hasValue: [Bool]
+    private var valueCount = 0
+    private var doneCount = 0
+
+    init(downstream: AnyObserver<Output>, arity: Int, snapshot: @escaping () -> () throws -> Output) {
+        self.arity = arity
+        self.snapshot = snapshot
+        hasValue = Array(repeating: false, count: arity)
+        super.init(downstream: downstream)
+        if arity == 0 { forwardCompleted() }
+    }
+
+    func subscribe<Source: ObservableType>(_ source: Source, index: Int, store: @escaping (Source.Element) -> Void) {
+        subscribe(source) { [self] event in
+            locked {
+                switch event {
+                case .next(let element):
+                    store(element)
+                    if !hasValue[index] {
+                        hasValue[index] = true
+                        valueCount += 1
+                    }
+                    if valueCount == arity { enqueueLocked(computing: snapshot()) }
+                case .error(let error):
+                    enqueueLocked(.error(error))
+                case .completed:
+                    doneCount += 1
+                    if doneCount == arity || !hasValue[index] { enqueueLocked(.completed) }
+                }
+            }
+        }
+    }
+}
+
+/// zip's sink. Queues live in the caller's typed storage; `counts` mirrors
+/// their lengths so the sink knows when a row is complete.
+final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
+    private let popRow: () -> () throws -> Output
+    private var counts: [Int]
+    private var done: [Bool]
+
+    init(downstream: AnyObserver<Output>, arity: Int, popRow: @escaping () -> () throws -> Output) {
+        self.popRow = popRow
+        counts = Array(repeating: 0, count: arity)
+        done = Array(repeating: false, count: arity)
+        super.init(downstream: downstream)
+        if arity == 0 { forwardCompleted() }
+    }
+
+    func subscribe<Source: ObservableType>(_ source: Source, index: Int, push: @escaping (Source.Element) -> Void) {
+        subscribe(source) { [self] event in
+            locked {
+                switch event {
+                case .next(let element):
+                    push(element)
+                    counts[index] += 1
+                    if counts.allSatisfy({ $0 > 0 }) {
+                        for i in counts.indices { counts[i] -= 1 }
+                        enqueueLocked(computing: popRow())
+                    }
+                case .error(let error):
+                    enqueueLocked(.error(error))
+                    return
+                case .completed:
+                    done[index] = true
+                }
+                if counts.indices.contains(where: { done[$0] && counts[$0] == 0 }) { enqueueLocked(.completed) }
+            }
+        }
+    }
+}
+
+final class WithLatestFromSink<First, Second, Output>: MultiSourceSink<Output>, @unchecked Sendable {
+    private let resultSelector: (First, Second) throws -> Output
+    private var latest: Second?
+
+    init(downstream: AnyObserver<Output>, resultSelector: @escaping (First, Second) throws -> Output) {
+        self.resultSelector = resultSelector
+        super.init(downstream: downstream)
+    }
+
+    func run<S1: ObservableType, S2: ObservableType>(_ first: S1, _ second: S2)
+    where S1.Element == First, S2.Element == Second {
+        // Second first, so an element it has at subscription is seen by the first.
+        subscribe(second) { [self] event in
+            locked {
+                switch event {
+                case .next(let element): latest = element
+                case .error(let error): enqueueLocked(.error(error))
+                case .completed: break
+                }
+            }
+        }
+        subscribe(first) { [self] event in
+            locked {
+                switch event {
+                case .next(let element):
+                    if let latest {
+                        let selector = resultSelector
+                        enqueueLocked(computing: { try selector(element, latest) })
+                    }
+                case .error(let error): enqueueLocked(.error(error))
+                case .completed: enqueueLocked(.completed)
+                }
+            }
+        }
+    }
+}
+
+final class AmbSink<Element>: MultiSourceSink<Element>, @unchecked Sendable {
+    private var winner: Int?
+    private var subscriptions: [SingleAssignmentDisposable]
+
+    init(downstream: AnyObserver<Element>, count: Int) {
+        subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
+        super.init(downstream: downstream)
+    }
+
+    func subscribe(_ source: Observable<Element>, index: Int) {
+        let subscription = subscriptions[index]
+        group.insert(subscription)
+        subscription.setDisposable(source.subscribe(AnyObserver { [self] event in
+            var losers: [SingleAssignmentDisposable] = []
+            var isWinner = false
+            locked {
+                if winner == nil {
+                    winner = index
+                    losers = subscriptions.enumerated().filter { $0.offset != index }.map(\.element)
+                }
+                isWinner = winner == index
+                if isWinner { enqueueLocked(event) }
+            }
+            for loser in losers { loser.dispose() }
+            _ = isWinner
+        }))
+    }
+}

@@ -1,0 +1,166 @@
+extension ObservableType {
+    /// On error, continues with the sequence `handler` returns for that error.
+    /// An error thrown by `handler` ends the sequence with that error. The
+    /// source subscription is disposed when it fails, before the fallback is
+    /// subscribed.
+    public func `catch`<Fallback: ObservableType>(
+        _ handler: @escaping (any Error) throws -> Fallback
+    ) -> Observable<Element> where Fallback.Element == Element {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = CatchSink(downstream: observer) { try handler($0).asObservable() }
+            sink.run(source)
+            return sink
+        }
+    }
+
+    /// On error, emits `element` and completes.
+    public func catchAndReturn(_ element: Element) -> Observable<Element> {
+        `catch` { _ in Observable.just(element) }
+    }
+
+    /// Re-subscribes to the source after each error, forever. Same as
+    /// `retry(Int.max)`.
+    public func retry() -> Observable<Element> {
+        retry(.max)
+    }
+
+    /// Subscribes to the source up to `maxAttempts` times in all: after an
+    /// error, subscribes again while attempts remain; the error of the last
+    /// attempt is forwarded. `retry(1)` is a single attempt (no retry), as in
+    /// RxSwift; a count below 1 is treated as 1.
+    ///
+    /// The failed subscription is disposed before the next one is made. A
+    /// source that fails synchronously is re-subscribed iteratively (through
+    /// the current-thread trampoline), never by deep recursion.
+    public func retry(_ maxAttempts: Int) -> Observable<Element> {
+        let source = asObservable()
+        let attempts = Swift.max(1, maxAttempts)
+        return retry(when: { (errors: Observable<any Error>) in errors }, limit: attempts, source: source)
+    }
+
+    /// Re-subscribes to the source when the sequence returned by
+    /// `notificationHandler` emits.
+    ///
+    /// `notificationHandler` is called once per subscription with the
+    /// sequence of the source's errors. Each time the source fails, that error
+    /// is sent into it and the source subscription is disposed; each element
+    /// the trigger sequence emits re-subscribes the source. When the trigger
+    /// sequence fails or completes, the result fails or completes the same way.
+    public func retry<Trigger: ObservableType>(
+        when notificationHandler: @escaping (Observable<any Error>) -> Trigger
+    ) -> Observable<Element> {
+        retry(when: notificationHandler, limit: nil, source: asObservable())
+    }
+
+    private func retry<Trigger: ObservableType>(
+        when notificationHandler: @escaping (Observable<any Error>) -> Trigger, limit: Int?,
+        source: Observable<Element>
+    ) -> Observable<Element> {
+        Observable { observer in
+            let sink = RetrySink(downstream: observer, source: source, limit: limit)
+            sink.run(notificationHandler(sink.errors.asObservable()).asObservable().map { _ in () })
+            return sink
+        }
+    }
+}
+
+final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
+    private let handler: (any Error) throws -> Observable<Element>
+    private let subscription = SerialDisposable()
+
+    init(downstream: AnyObserver<Element>, handler: @escaping (any Error) throws -> Observable<Element>) {
+        self.handler = handler
+        super.init(downstream: downstream)
+    }
+
+    func run(_ source: Observable<Element>) {
+        let first = SingleAssignmentDisposable()
+        subscription.disposable = first
+        first.setDisposable(source.subscribe(AnyObserver { [self] event in
+            switch event {
+            case .next, .completed: forward(event)
+            case .error(let error):
+                guard !isDisposed else { return }
+                first.dispose()
+                let fallback: Observable<Element>
+                do { fallback = try handler(error) } catch {
+                    forwardError(error)
+                    return
+                }
+                let second = SingleAssignmentDisposable()
+                subscription.disposable = second
+                second.setDisposable(fallback.subscribe(AnyObserver(eventHandler: forward)))
+            }
+        }))
+    }
+
+    override func disposeResources() {
+        subscription.dispose()
+    }
+}
+
+/// retry's sink: a source subscription, a subject of errors fed to the
+/// user's trigger, and the trigger's subscription. Re-subscriptions go through
+/// the current-thread trampoline so that synchronous failures loop instead of
+/// recursing.
+final class RetrySink<Element>: Sink<Element>, @unchecked Sendable {
+    let errors = PublishSubject<any Error>()
+    private let source: Observable<Element>
+    private let current = SerialDisposable()
+    private let trigger = SingleAssignmentDisposable()
+    private let lock = Lock()
+    private var remaining: Int?
+    private var attempt: UInt64 = 0
+
+    init(downstream: AnyObserver<Element>, source: Observable<Element>, limit: Int?) {
+        self.source = source
+        self.remaining = limit
+        super.init(downstream: downstream)
+    }
+
+    func run(_ triggers: Observable<Void>) {
+        trigger.setDisposable(triggers.subscribe(AnyObserver { [self] event in
+            switch event {
+            case .next: resubscribe()
+            case .error(let error): forwardError(error)
+            case .completed: forwardCompleted()
+            }
+        }))
+        subscribeSource()
+    }
+
+    private func resubscribe() {
+        guard !isDisposed else { return }
+        CurrentThreadScheduler.instance.schedule { [self] in subscribeSource() }
+    }
+
+    private func subscribeSource() {
+        guard !isDisposed else { return }
+        let id: UInt64 = lock.withLock {
+            attempt &+= 1
+            if let remaining { self.remaining = remaining - 1 }
+            return attempt
+        }
+        let subscription = SingleAssignmentDisposable()
+        current.disposable = subscription
+        subscription.setDisposable(source.subscribe(AnyObserver { [self] event in
+            guard lock.withLock({ attempt == id }) else { return }
+            switch event {
+            case .next, .completed: forward(event)
+            case .error(let error):
+                subscription.dispose()
+                if let remaining = lock.withLock({ remaining }), remaining <= 0 {
+                    forwardError(error)
+                } else {
+                    errors.onNext(error)
+                }
+            }
+        }))
+    }
+
+    override func disposeResources() {
+        current.dispose()
+        trigger.dispose()
+    }
+}

@@ -1,0 +1,274 @@
+/// How a ``MergeSink`` treats a new inner sequence.
+enum MergeMode {
+    /// Subscribe at most `maxConcurrent` inner sequences at once; queue the rest.
+    case merge(maxConcurrent: Int)
+    /// Dispose the current inner sequence and switch to the new one.
+    case latest
+    /// Ignore new inner sequences while one is active.
+    case first
+}
+
+extension ObservableType {
+    /// Maps each element to an observable and merges the elements of all of
+    /// them, as they arrive.
+    ///
+    /// Completes when the source and every inner sequence have completed; the
+    /// first error (from the source, an inner sequence or `selector`) ends it.
+    /// The source subscription is disposed when the source completes, each
+    /// inner subscription when that inner sequence completes.
+    public func flatMap<Inner: ObservableType>(
+        _ selector: @escaping (Element) throws -> Inner
+    ) -> Observable<Inner.Element> {
+        merging(mode: .merge(maxConcurrent: .max), selector)
+    }
+
+    /// Maps each element to an observable and mirrors only the latest one: a
+    /// new element disposes the previous inner subscription (after `selector`
+    /// returned) and subscribes the new one.
+    ///
+    /// Completes when the source has completed and the latest inner sequence
+    /// has completed.
+    public func flatMapLatest<Inner: ObservableType>(
+        _ selector: @escaping (Element) throws -> Inner
+    ) -> Observable<Inner.Element> {
+        merging(mode: .latest, selector)
+    }
+
+    /// Maps an element to an observable only while no inner sequence is
+    /// active: elements arriving while one is running are dropped (`selector`
+    /// is not even called for them).
+    public func flatMapFirst<Inner: ObservableType>(
+        _ selector: @escaping (Element) throws -> Inner
+    ) -> Observable<Inner.Element> {
+        merging(mode: .first, selector)
+    }
+
+    /// Maps each element to an observable and concatenates them: the next inner
+    /// sequence is subscribed only when the previous one completed (the
+    /// waiting ones are queued, in order).
+    public func concatMap<Inner: ObservableType>(
+        _ selector: @escaping (Element) throws -> Inner
+    ) -> Observable<Inner.Element> {
+        merging(mode: .merge(maxConcurrent: 1), selector)
+    }
+
+    func merging<Inner: ObservableType>(
+        mode: MergeMode, _ selector: @escaping (Element) throws -> Inner
+    ) -> Observable<Inner.Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = MergeSink<Element, Inner.Element>(downstream: observer, mode: mode) {
+                try selector($0).asObservable()
+            }
+            sink.run(source)
+            return sink
+        }
+    }
+}
+
+extension ObservableType where Element: ObservableType {
+    /// Merges the elements of the inner observables this sequence emits,
+    /// subscribing at most `maxConcurrent` of them at a time (the others wait,
+    /// in order). `maxConcurrent` below 1 is reported as misuse and treated as 1.
+    public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
+        var limit = maxConcurrent
+        if limit < 1 {
+            Misuse.report("merge(maxConcurrent:) was given \(maxConcurrent); it must be at least 1. Using 1.")
+            limit = 1
+        }
+        return merging(mode: .merge(maxConcurrent: limit)) { $0 }
+    }
+
+    /// Merges the elements of every inner observable this sequence emits.
+    public func merge() -> Observable<Element.Element> {
+        merging(mode: .merge(maxConcurrent: .max)) { $0 }
+    }
+
+    /// Concatenates the inner observables: each one is subscribed when the
+    /// previous one completed.
+    public func concat() -> Observable<Element.Element> {
+        merging(mode: .merge(maxConcurrent: 1)) { $0 }
+    }
+
+    /// Mirrors the latest inner observable, disposing the previous one.
+    public func switchLatest() -> Observable<Element.Element> {
+        merging(mode: .latest) { $0 }
+    }
+}
+
+extension Observable {
+    /// Merges the elements of `sources`, all subscribed at once.
+    ///
+    /// Completes when all of them completed (at once if there are none); the
+    /// first error ends it.
+    public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
+        merge(sources)
+    }
+
+    /// Merges the elements of `sources`, all subscribed at once.
+    public static func merge<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
+        run(Array(sources), maxConcurrent: .max)
+    }
+
+    /// Emits the elements of each of `sources` in turn: each one is subscribed
+    /// when the previous one completed. Completes after the last one (at once
+    /// if there are none); the first error ends it.
+    public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
+        concat(sources)
+    }
+
+    /// Emits the elements of each of `sources` in turn (see ``concat(_:)-(Observable<Element>...)``).
+    public static func concat<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
+        run(Array(sources), maxConcurrent: 1)
+    }
+
+    private static func run(_ sources: [Observable<Element>], maxConcurrent: Int) -> Observable<Element> {
+        Observable { observer in
+            let sink = MergeSink<Observable<Element>, Element>(
+                downstream: observer, mode: .merge(maxConcurrent: maxConcurrent)) { $0 }
+            sink.run(sources: sources)
+            return sink
+        }
+    }
+}
+
+extension ObservableType {
+    /// Emits this sequence's elements, then, once it completed, `second`'s.
+    public func concat<Second: ObservableType>(_ second: Second) -> Observable<Element> where Second.Element == Element {
+        Observable.concat(asObservable(), second.asObservable())
+    }
+
+    /// Merges this sequence's elements with `other`'s.
+    public func merge<Other: ObservableType>(with other: Other) -> Observable<Element> where Other.Element == Element {
+        Observable.merge(asObservable(), other.asObservable())
+    }
+}
+
+final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendable {
+    private let mode: MergeMode
+    private let selector: (Input) throws -> Observable<Output>
+    private let outer = SingleAssignmentDisposable()
+    private let group = CompositeDisposable()
+    private let latestInner = SerialDisposable()
+    // Guarded by `lock`:
+    private var active = 0
+    private var outerDone = false
+    private var waiting = FIFOQueue<Observable<Output>>()
+    private var generation: UInt64 = 0
+
+    init(downstream: AnyObserver<Output>, mode: MergeMode, selector: @escaping (Input) throws -> Observable<Output>) {
+        self.mode = mode
+        self.selector = selector
+        super.init(downstream: downstream)
+    }
+
+    func run<Source: ObservableType>(_ source: Source) where Source.Element == Input {
+        outer.setDisposable(source.subscribe(AnyObserver(eventHandler: on)))
+    }
+
+    /// Runs over a fixed list of sources: the first `maxConcurrent` are
+    /// subscribed at once, the others wait their turn.
+    func run(sources: [Observable<Output>]) {
+        var limit = Int.max
+        if case .merge(let maxConcurrent) = mode { limit = maxConcurrent }
+        let now = Array(sources.prefix(limit))
+        lock.withLock {
+            outerDone = true
+            active = now.count
+            for source in sources.dropFirst(now.count) { waiting.append(source) }
+            if sources.isEmpty { enqueueLocked(.completed) }
+        }
+        drain()
+        for source in now {
+            guard !isDisposed else { return }
+            subscribeInner(source, generation: 0)
+        }
+    }
+
+    private func on(_ event: Event<Input>) {
+        switch event {
+        case .next(let element):
+            guard !isDisposed else { return }
+            if case .first = mode, lock.withLock({ active > 0 }) { return }
+            let inner: Observable<Output>
+            do { inner = try selector(element) } catch {
+                locked { enqueueLocked(.error(error)) }
+                return
+            }
+            let generation: UInt64? = lock.withLock {
+                switch mode {
+                case .merge(let maxConcurrent):
+                    if active >= maxConcurrent {
+                        waiting.append(inner)
+                        return nil
+                    }
+                    active += 1
+                case .latest:
+                    self.generation &+= 1
+                    active = 1
+                case .first:
+                    if active > 0 { return nil }
+                    active = 1
+                }
+                return self.generation
+            }
+            if let generation { subscribeInner(inner, generation: generation) }
+        case .error(let error):
+            locked { enqueueLocked(.error(error)) }
+        case .completed:
+            locked {
+                outerDone = true
+                if active == 0 && waiting.isEmpty { enqueueLocked(.completed) }
+            }
+            outer.dispose()
+        }
+    }
+
+    private func subscribeInner(_ inner: Observable<Output>, generation: UInt64) {
+        let subscription = SingleAssignmentDisposable()
+        if case .latest = mode {
+            latestInner.disposable = subscription
+            subscription.setDisposable(inner.subscribe(AnyObserver { [self] event in
+                onInner(event, generation: generation, key: nil, subscription: subscription)
+            }))
+            return
+        }
+        guard let key = group.insert(subscription) else { return }
+        subscription.setDisposable(inner.subscribe(AnyObserver { [self] event in
+            onInner(event, generation: generation, key: key, subscription: subscription)
+        }))
+    }
+
+    private func onInner(
+        _ event: Event<Output>, generation: UInt64, key: CompositeDisposable.Key?,
+        subscription: SingleAssignmentDisposable
+    ) {
+        var next: Observable<Output>?
+        let current: Bool = lock.withLock {
+            if case .latest = mode, generation != self.generation { return false }
+            switch event {
+            case .next, .error:
+                enqueueLocked(event)
+            case .completed:
+                next = waiting.removeFirst()
+                if next == nil {
+                    active -= 1
+                    if active == 0 && outerDone { enqueueLocked(.completed) }
+                }
+            }
+            return true
+        }
+        guard current else { return }
+        drain()
+        if case .completed = event {
+            if let key { group.remove(for: key) } else { subscription.dispose() }
+            if let next, !isDisposed { subscribeInner(next, generation: 0) }
+        }
+    }
+
+    override func disposeResources() {
+        outer.dispose()
+        latestInner.dispose()
+        group.dispose()
+    }
+}

@@ -1,0 +1,140 @@
+extension ObservableType {
+    /// Transforms each element and emits the non-`nil` results; an error
+    /// `transform` throws ends the sequence.
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
+        lift { sink in
+            { event in
+                switch event {
+                case .next(let element):
+                    guard !sink.isDisposed else { return }
+                    do {
+                        if let result = try transform(element) { sink.forwardNext(result) }
+                    } catch {
+                        sink.forwardError(error)
+                    }
+                case .error(let error): sink.forwardError(error)
+                case .completed: sink.forwardCompleted()
+                }
+            }
+        }
+    }
+
+    /// Turns every event into an element: the source's elements, then its
+    /// terminal event as an element, then completes. Never fails.
+    public func materialize() -> Observable<Event<Element>> {
+        lift { sink in
+            { event in
+                sink.forwardNext(event)
+                if event.isStopEvent { sink.forwardCompleted() }
+            }
+        }
+    }
+}
+
+extension ObservableType {
+    /// The reverse of ``materialize()``: each element that is an event is sent
+    /// as that event (a terminal one ends the sequence).
+    public func dematerialize<Inner>() -> Observable<Inner> where Element == Event<Inner> {
+        lift { sink in
+            { event in
+                switch event {
+                case .next(let inner): sink.forward(inner)
+                case .error(let error): sink.forwardError(error)
+                case .completed: sink.forwardCompleted()
+                }
+            }
+        }
+    }
+}
+
+extension ObservableType {
+    /// Emits the running accumulation: `accumulator(seed, e0)`, then
+    /// `accumulator(that, e1)`, … An error it throws ends the sequence.
+    public func scan<State>(
+        _ seed: State, accumulator: @escaping (State, Element) throws -> State
+    ) -> Observable<State> {
+        lift { sink in
+            var state = seed
+            return { event in
+                switch event {
+                case .next(let element):
+                    guard !sink.isDisposed else { return }
+                    do {
+                        state = try accumulator(state, element)
+                        sink.forwardNext(state)
+                    } catch {
+                        sink.forwardError(error)
+                    }
+                case .error(let error): sink.forwardError(error)
+                case .completed: sink.forwardCompleted()
+                }
+            }
+        }
+    }
+
+    /// ``scan(_:accumulator:)`` with an accumulator that mutates the state in place.
+    public func scan<State>(
+        into seed: State, accumulator: @escaping (inout State, Element) throws -> Void
+    ) -> Observable<State> {
+        scan(seed) { state, element in
+            var state = state
+            try accumulator(&state, element)
+            return state
+        }
+    }
+
+    /// Accumulates every element and, when the source completes, emits
+    /// `mapResult` of the final state, then completes. Emits `seed` (mapped)
+    /// for an empty source.
+    public func reduce<State, Result>(
+        _ seed: State, accumulator: @escaping (State, Element) throws -> State,
+        mapResult: @escaping (State) throws -> Result
+    ) -> Observable<Result> {
+        lift { sink in
+            var state = seed
+            return { event in
+                switch event {
+                case .next(let element):
+                    guard !sink.isDisposed else { return }
+                    do { state = try accumulator(state, element) } catch { sink.forwardError(error) }
+                case .error(let error): sink.forwardError(error)
+                case .completed:
+                    do {
+                        sink.forwardNext(try mapResult(state))
+                        sink.forwardCompleted()
+                    } catch {
+                        sink.forwardError(error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Accumulates every element and emits the final state when the source completes.
+    public func reduce<State>(
+        _ seed: State, accumulator: @escaping (State, Element) throws -> State
+    ) -> Observable<State> {
+        reduce(seed, accumulator: accumulator, mapResult: { $0 })
+    }
+
+    /// Collects every element and emits them as one array when the source
+    /// completes (an empty array for an empty source).
+    public func toArray() -> Observable<[Element]> {
+        reduce(into: [Element]()) { $0.append($1) }
+    }
+
+    func reduce<State>(into seed: State, _ accumulator: @escaping (inout State, Element) -> Void) -> Observable<State> {
+        lift { sink in
+            var state = seed
+            return { event in
+                switch event {
+                case .next(let element): accumulator(&state, element)
+                case .error(let error): sink.forwardError(error)
+                case .completed:
+                    sink.forwardNext(state)
+                    sink.forwardCompleted()
+                }
+            }
+        }
+    }
+}
