@@ -225,6 +225,10 @@ private struct At: Equatable {
     @Test func hugeNumbersAreErrorsNotTraps() {
         #expect(cold("99999999999999999999999999999999999999999m a").map(\.kind) == .timeOutOfRange)
         #expect(cold("a 16666666666666667m b").map(At.init) == At(.timeOutOfRange, 2))
+        // Regression (found by the fuzzer): 20 whole digits of minutes overflowed
+        // Int128 in the multiplication, before the range check.
+        #expect(cold("99999999999999999999m").map(At.init) == At(.timeOutOfRange, 0))
+        #expect(cold("a 99999999999999999999.5m b").map(At.init) == At(.timeOutOfRange, 2))
         // Right at the limit of 10^15 s is fine; the next frame is not.
         #expect(cold("1000000000000000s") == nil)
         #expect(cold("1000000000000000s a").map(At.init) == At(.timeOutOfRange, 18))

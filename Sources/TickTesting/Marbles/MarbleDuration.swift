@@ -69,8 +69,11 @@ enum MarbleDuration {
                 throw MarbleError(.malformedDuration, at: start + index, in: diagram)
             }
         }
-        // whole ≤ 10²⁰ and unit ≤ 6·10¹⁹: the product fits Int128 (1.7·10³⁸).
-        var total = whole * unit
+        // whole < 10²⁰ and unit ≤ 6·10¹⁹, so the product can exceed Int128
+        // (1.7·10³⁸): check, and call it out of range (found by fuzzing).
+        let (wholeTotal, wholeOverflow) = whole.multipliedReportingOverflow(by: unit)
+        guard !wholeOverflow else { throw MarbleError(.timeOutOfRange, at: start, in: diagram) }
+        var total = wholeTotal
         while fractionDigits.last == 0 { fractionDigits.removeLast() }
         if !fractionDigits.isEmpty {
             // At most 20 significant decimals can be exact in attoseconds.
@@ -87,7 +90,9 @@ enum MarbleDuration {
             guard !overflow, product % denominator == 0 else {
                 throw MarbleError(.malformedDuration, at: start, in: diagram)
             }
-            total += product / denominator
+            let (sum, sumOverflow) = total.addingReportingOverflow(product / denominator)
+            guard !sumOverflow else { throw MarbleError(.timeOutOfRange, at: start, in: diagram) }
+            total = sum
         }
         guard total <= limit else { throw MarbleError(.timeOutOfRange, at: start, in: diagram) }
         return total
