@@ -45,6 +45,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// methods (one exclusive access per operation).
     private var state: State
     private let counter = ResourceCounter()
+    /// What the disposables of scheduled work refer to (weakly, to the scheduler).
+    private let handle = CancellationHandle()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     let marbleExpectations = MarbleExpectationStore()
 
@@ -52,44 +54,56 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         var heap = BinaryHeap<() -> Void>()
         var sequence: UInt64 = 0
         var current: Duration
-        /// The key of the last entry taken off the heap: entries are taken in
-        /// strictly increasing (due, sequence) order, so an entry is pending
-        /// exactly when its key is greater.
-        var lastRun: (due: Duration, sequence: UInt64)?
-        var cancelled: Set<UInt64> = []
+        /// One bit per sequence number ever scheduled: set once the entry ran or
+        /// was cancelled. Entries leave the heap in strictly increasing (due,
+        /// sequence) order, so this is all cancellation needs to know, and the
+        /// disposable it hands out can be two words with no allocation.
+        var done: [UInt64] = []
+        /// Cancelled entries still sitting in the heap.
+        var cancelledInHeap = 0
         var isAdvancing = false
         var stopRequested = false
         var budget: Int
 
-        var pending: Int { heap.count - cancelled.count }
+        var pending: Int { heap.count - cancelledInHeap }
+
+        func isDone(_ sequence: UInt64) -> Bool {
+            done[Int(sequence >> 6)] & (1 << (sequence & 63)) != 0
+        }
+
+        mutating func markDone(_ sequence: UInt64) {
+            done[Int(sequence >> 6)] |= 1 << (sequence & 63)
+        }
 
         mutating func enqueue(
             due: Duration, frame: Duration, simulateProcessingDelay: Bool, _ action: @escaping () -> Void
-        ) -> (due: Duration, sequence: UInt64) {
+        ) -> UInt64 {
             var due = due
             if due <= current {
                 due = simulateProcessingDelay ? current + frame : current
             }
-            let key = (due, sequence)
+            let key = sequence
+            if sequence & 63 == 0 { done.append(0) }
             heap.push(.init(due: due, sequence: sequence, payload: action))
             sequence &+= 1
             return key
         }
 
         /// Marks a pending entry cancelled; `false` if it already ran or was cancelled.
-        mutating func cancel(due: Duration, sequence: UInt64) -> Bool {
-            if let lastRun, (due, sequence) <= (lastRun.due, lastRun.sequence) { return false }
-            return cancelled.insert(sequence).inserted
+        mutating func cancel(_ sequence: UInt64) -> Bool {
+            guard sequence < self.sequence, !isDone(sequence) else { return false }
+            markDone(sequence)
+            cancelledInHeap += 1
+            return true
         }
 
         /// `true` if an entry that was not cancelled is due at or before `limit`
         /// (any, if nil). Drops cancelled entries found at the front.
         mutating func hasRunnable(notAfter limit: Duration?) -> Bool {
             while limit.map({ heap.firstIsDue(notAfter: $0) }) ?? !heap.isEmpty {
-                guard let sequence = heap.first?.sequence, cancelled.contains(sequence) else { return true }
-                let entry = heap.popFirst().unsafelyUnwrapped
-                lastRun = (entry.due, entry.sequence)
-                cancelled.remove(sequence)
+                guard let sequence = heap.first?.sequence, isDone(sequence) else { return true }
+                _ = heap.popFirst()
+                cancelledInHeap -= 1
             }
             return false
         }
@@ -99,10 +113,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
             while limit.map({ heap.firstIsDue(notAfter: $0) }) ?? !heap.isEmpty {
                 let entry = heap.popFirst().unsafelyUnwrapped
-                let due = entry.due
-                lastRun = (due, entry.sequence)
-                if !cancelled.isEmpty, cancelled.remove(entry.sequence) != nil { continue }
-                current = due
+                if isDone(entry.sequence) {
+                    cancelledInHeap -= 1
+                    continue
+                }
+                markDone(entry.sequence)
+                current = entry.due
                 return entry.payload
             }
             return nil
@@ -139,6 +155,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.simulateProcessingDelay = simulateProcessingDelay
         self.state = State(current: .zero, budget: max(1, stepBudget))
         self.state.current = instant(for: initialClock).offset
+        self.handle.scheduler = self
     }
 
     // MARK: Clock
@@ -236,7 +253,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             due: due?.offset ?? state.current, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
         lock.unlock()
         counter.increment()
-        return ScheduledEntry(scheduler: self, due: key.due, sequence: key.sequence)
+        return ScheduledEntry(handle: handle, sequence: key)
     }
 
     private func enqueue(after delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
@@ -245,11 +262,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             due: state.current + delay, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
         lock.unlock()
         counter.increment()
-        return ScheduledEntry(scheduler: self, due: key.due, sequence: key.sequence)
+        return ScheduledEntry(handle: handle, sequence: key)
     }
 
-    fileprivate func cancel(due: Duration, sequence: UInt64) {
-        if lock.withLock({ state.cancel(due: due, sequence: sequence) }) { counter.decrement() }
+    fileprivate func cancel(_ sequence: UInt64) {
+        if lock.withLock({ state.cancel(sequence) }) { counter.decrement() }
     }
 
     // MARK: Running
@@ -363,24 +380,21 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-/// The disposable for one pending entry of a ``TestScheduler``.
-final class ScheduledEntry: Cancelable, @unchecked Sendable {
-    private weak var scheduler: TestScheduler?
-    let due: Duration
+/// Lets the disposables of scheduled work reach their scheduler without
+/// keeping it alive: one per scheduler, shared by all of them.
+final class CancellationHandle: @unchecked Sendable {
+    weak var scheduler: TestScheduler?
+}
+
+/// The disposable for one pending entry of a ``TestScheduler``: two words, no
+/// allocation of its own. Disposing it cancels the entry if it has not run;
+/// disposing again, or after it ran, does nothing.
+struct ScheduledEntry: Disposable {
+    let handle: CancellationHandle
     let sequence: UInt64
-    private let disposed = Atomic<Bool>(false)
-
-    init(scheduler: TestScheduler, due: Duration, sequence: UInt64) {
-        self.scheduler = scheduler
-        self.due = due
-        self.sequence = sequence
-    }
-
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        scheduler?.cancel(due: due, sequence: sequence)
+        handle.scheduler?.cancel(sequence)
     }
 }
 
