@@ -9,11 +9,15 @@ let package = Package(
         .library(name: "Tick", targets: ["Tick"]),
         .library(name: "TickTesting", targets: ["TickTesting"]),
         .library(name: "TickIndicators", targets: ["TickIndicators"]),
+        .executable(name: "marbles", targets: ["marbles"]),
     ],
     targets: [
         .target(name: "Tick"),
         .target(name: "TickTesting", dependencies: ["Tick"]),
         .target(name: "TickIndicators", dependencies: ["Tick"]),
+        .executableTarget(name: "marbles", dependencies: ["TickTesting"]),
+        // A libFuzzer target for the marble parser (a replay tool when built normally).
+        .executableTarget(name: "marble-fuzzer", dependencies: ["Tick", "TickTesting"], path: "Tests/Fuzz/MarbleFuzzer"),
         .executableTarget(
             name: "tick-benchmarks", dependencies: ["Tick", "TickTesting"], path: "Benchmarks/TickBenchmarks"),
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),

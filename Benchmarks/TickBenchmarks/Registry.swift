@@ -9,9 +9,14 @@ let registry: [Scenario] = [
     Scenario(name: "scheduler_schedule_advance") { n, r in
         [Scenarios.schedulerScheduleAdvance(n ?? 1_000_000, repetitions: r).line]
     },
+    Scenario(name: "hot_map_filter_scan") { n, r in [Scenarios.hotMapFilterScan(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "subject_fanout") { n, r in [Scenarios.subjectFanout(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "delay_operator") { n, r in [Scenarios.delayOperator(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "many_timers") { n, r in [Scenarios.manyTimers(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "marble_assertions") { n, r in
+        let result = Scenarios.marbleAssertions(n ?? 10_000, repetitions: r)
+        return [result.line + ", \(format(result.median, 3)) s in total (target < 1 s)"]
+    },
     Scenario(name: "op_flatMap_just") { n, r in [OperatorScenarios.flatMapJust(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "op_combineLatest") { n, r in [OperatorScenarios.combineLatest(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "op_debounce") { n, r in [OperatorScenarios.debounce(n ?? 100_000, repetitions: r).line] },

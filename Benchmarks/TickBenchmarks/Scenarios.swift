@@ -33,6 +33,37 @@ enum Scenarios {
         return result
     }
 
+    /// 2. A hot test observable of N `next` events at increasing times through
+    /// `map`, `filter`, `scan`, recorded by a testable observer.
+    static func hotMapFilterScan(_ n: Int, repetitions: Int) -> Measurement {
+        measure(
+            "hot_map_filter_scan", operations: n, repetitions: repetitions,
+            setup: { () -> (TestScheduler, TestableObserver<Int>) in
+                let scheduler = TestScheduler(stepBudget: .max)
+                let source = scheduler.createHotObservable((0..<n).map { Recorded.next(TestTime($0 + 1), $0) })
+                let observer = scheduler.createObserver(Int.self)
+                _ = source.map { $0 &* 3 }.filter { $0 % 2 == 0 }.scan(0) { $0 &+ $1 }.subscribe(observer)
+                return (scheduler, observer)
+            }
+        ) { state in
+            state.0.run()
+            precondition(state.1.events.count == (n + 1) / 2)
+        }
+    }
+
+    /// 6. N marble expectations, each on its own scheduler: parse a cold
+    /// diagram, run it through `map`, compare with the expected diagram.
+    static func marbleAssertions(_ n: Int, repetitions: Int) -> Measurement {
+        measure("marble_assertions", operations: n, repetitions: repetitions, setup: { () }) { _ in
+            for _ in 0..<n {
+                let scheduler = TestScheduler()
+                let source = scheduler.cold("-a-b-(cd)-|")
+                scheduler.expect(source.map { $0.uppercased() }).toBe("-A-B-(CD)-|")
+                scheduler.flush()
+            }
+        }
+    }
+
     /// 3. A PublishSubject with 100 subscribers, N onNext: N × 100 deliveries.
     static func subjectFanout(_ n: Int, repetitions: Int) -> Measurement {
         measure(

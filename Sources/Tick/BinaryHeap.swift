@@ -93,13 +93,15 @@
 
     @inlinable
     public mutating func popFirst() -> Entry? {
-        guard !storage.isEmpty else { return nil }
-        let last = storage.removeLast()
-        guard !storage.isEmpty else { return last }
-        return storage.withUnsafeMutableBufferPointer { buffer in
-            // Sift `last` down from the root through a hole.
+        guard storage.count > 1 else { return storage.popLast() }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            // Sift the last entry down from the root through a hole, then park
+            // the old root in the last slot for `removeLast` to hand back.
+            // Every step is a move: no copies, so no reference counting.
             let base = buffer.baseAddress.unsafelyUnwrapped
-            let count = buffer.count
+            let count = buffer.count - 1
+            let lastPointer = base + count
+            let (high, low, sequence) = (lastPointer.pointee.dueHigh, lastPointer.pointee.dueLow, lastPointer.pointee.sequence)
             let top = base.move()
             var hole = 0
             while true {
@@ -108,14 +110,14 @@
                 let right = left + 1
                 let smaller = (right < count && Self.before(base + right, base + left)) ? right : left
                 let smallerPointer = base + smaller
-                guard smallerPointer.pointee.isBefore(high: last.dueHigh, low: last.dueLow, sequence: last.sequence)
-                else { break }
+                guard smallerPointer.pointee.isBefore(high: high, low: low, sequence: sequence) else { break }
                 (base + hole).moveInitialize(from: smallerPointer, count: 1)
                 hole = smaller
             }
-            (base + hole).initialize(to: last)
-            return top
+            (base + hole).moveInitialize(from: lastPointer, count: 1)
+            lastPointer.initialize(to: top)
         }
+        return storage.removeLast()
     }
 
     @inlinable public mutating func removeAll() { storage.removeAll() }

@@ -50,16 +50,30 @@ extension Duration {
     /// The duration as a whole number of attoseconds (exact).
     @inlinable
     public var totalAttoseconds: Int128 {
+        #if canImport(Darwin)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return attoseconds }
         let (seconds, attoseconds) = components
-        return Int128(seconds) * 1_000_000_000_000_000_000 + Int128(attoseconds)
+        return Int128(truncatingIfNeeded: seconds) &* 1_000_000_000_000_000_000
+            &+ Int128(truncatingIfNeeded: attoseconds)
+        #else
+        return attoseconds
+        #endif
     }
 
     /// The duration of exactly `attoseconds` attoseconds.
     @inlinable
     public init(totalAttoseconds attoseconds: Int128) {
+        #if canImport(Darwin)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            self.init(attoseconds: attoseconds)
+            return
+        }
         let perSecond: Int128 = 1_000_000_000_000_000_000
         self.init(
-            secondsComponent: Int64(attoseconds / perSecond),
-            attosecondsComponent: Int64(attoseconds % perSecond))
+            secondsComponent: Int64(truncatingIfNeeded: attoseconds / perSecond),
+            attosecondsComponent: Int64(truncatingIfNeeded: attoseconds % perSecond))
+        #else
+        self.init(attoseconds: attoseconds)
+        #endif
     }
 }

@@ -34,9 +34,10 @@ final class SubscriptionLog: @unchecked Sendable {
 /// anyone is subscribed. A subscriber sees the events after it subscribed.
 ///
 /// Events are scheduled when the observable is created; events at the same
-/// time happen in the order given. The recording is replayed verbatim, even
-/// events after a terminal one, so a test can prove that an operator ignores
-/// them.
+/// time happen in the order given. Events at times before the scheduler's
+/// clock at creation are never emitted (they are in the past). The recording
+/// is replayed verbatim, even events after a terminal one, so a test can
+/// prove that an operator ignores them.
 public final class HotObservable<Element>: TestableObservable, @unchecked Sendable {
     /// The scheduler the events happen on.
     public let scheduler: TestScheduler
@@ -49,7 +50,11 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.scheduler = scheduler
         self.recordedEvents = events
-        for recorded in events {
+        let now = scheduler.clock
+        // An event whose time has already passed has happened: it is kept in
+        // `recordedEvents` but never emitted (a marble diagram's events
+        // before its `^` are such events).
+        for recorded in events where recorded.time >= now {
             let event = recorded.value
             // The scheduler's queue keeps the observable alive until its last
             // event, whether or not the test holds on to it (as in RxTest).

@@ -41,16 +41,89 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public let simulateProcessingDelay: Bool
 
     private let lock = Lock()
-    // Guarded by `lock`:
-    private var heap = BinaryHeap<() -> Void>()
-    private var sequence: UInt64 = 0
-    private var current: SchedulerInstant
-    private var lastRun: (due: Duration, sequence: UInt64)?
-    private var cancelled: Set<UInt64> = []
-    private var isAdvancing = false
-    private var stopRequested = false
-    private var budget: Int
+    /// Everything mutable, guarded by `lock` and changed through `State`'s
+    /// methods (one exclusive access per operation).
+    private var state: State
     private let counter = ResourceCounter()
+    /// What the disposables of scheduled work refer to (weakly, to the scheduler).
+    private let handle = CancellationHandle()
+    /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
+    let marbleExpectations = MarbleExpectationStore()
+
+    private struct State {
+        var heap = BinaryHeap<() -> Void>()
+        var sequence: UInt64 = 0
+        var current: Duration
+        /// One bit per sequence number ever scheduled: set once the entry ran or
+        /// was cancelled. Entries leave the heap in strictly increasing (due,
+        /// sequence) order, so this is all cancellation needs to know, and the
+        /// disposable it hands out can be two words with no allocation.
+        var done: [UInt64] = []
+        /// Cancelled entries still sitting in the heap.
+        var cancelledInHeap = 0
+        var isAdvancing = false
+        var stopRequested = false
+        var budget: Int
+
+        var pending: Int { heap.count - cancelledInHeap }
+
+        func isDone(_ sequence: UInt64) -> Bool {
+            done[Int(sequence >> 6)] & (1 << (sequence & 63)) != 0
+        }
+
+        mutating func markDone(_ sequence: UInt64) {
+            done[Int(sequence >> 6)] |= 1 << (sequence & 63)
+        }
+
+        mutating func enqueue(
+            due: Duration, frame: Duration, simulateProcessingDelay: Bool, _ action: @escaping () -> Void
+        ) -> UInt64 {
+            var due = due
+            if due <= current {
+                due = simulateProcessingDelay ? current + frame : current
+            }
+            let key = sequence
+            if sequence & 63 == 0 { done.append(0) }
+            heap.push(.init(due: due, sequence: sequence, payload: action))
+            sequence &+= 1
+            return key
+        }
+
+        /// Marks a pending entry cancelled; `false` if it already ran or was cancelled.
+        mutating func cancel(_ sequence: UInt64) -> Bool {
+            guard sequence < self.sequence, !isDone(sequence) else { return false }
+            markDone(sequence)
+            cancelledInHeap += 1
+            return true
+        }
+
+        /// `true` if an entry that was not cancelled is due at or before `limit`
+        /// (any, if nil). Drops cancelled entries found at the front.
+        mutating func hasRunnable(notAfter limit: Duration?) -> Bool {
+            while limit.map({ heap.firstIsDue(notAfter: $0) }) ?? !heap.isEmpty {
+                guard let sequence = heap.first?.sequence, isDone(sequence) else { return true }
+                _ = heap.popFirst()
+                cancelledInHeap -= 1
+            }
+            return false
+        }
+
+        /// Takes the next entry due at or before `limit` (any, if nil) that was
+        /// not cancelled, and moves the clock to its due time.
+        mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
+            while limit.map({ heap.firstIsDue(notAfter: $0) }) ?? !heap.isEmpty {
+                let entry = heap.popFirst().unsafelyUnwrapped
+                if isDone(entry.sequence) {
+                    cancelledInHeap -= 1
+                    continue
+                }
+                markDone(entry.sequence)
+                current = entry.due
+                return entry.payload
+            }
+            return nil
+        }
+    }
 
     /// The default ``stepBudget``.
     public static let defaultStepBudget = 100_000
@@ -78,35 +151,43 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             frame = .milliseconds(1)
         }
         self.frame = frame
+        self.frameAttoseconds = frame.totalAttoseconds
         self.simulateProcessingDelay = simulateProcessingDelay
-        self.budget = max(1, stepBudget)
-        self.current = SchedulerInstant(offset: frame * initialClock.frames + initialClock.remainder)
+        self.state = State(current: .zero, budget: max(1, stepBudget))
+        self.state.current = instant(for: initialClock).offset
+        self.handle.scheduler = self
     }
 
     // MARK: Clock
 
-    public var now: SchedulerInstant { lock.withLock { current } }
+    public var now: SchedulerInstant { SchedulerInstant(offset: lock.withLock { state.current }) }
 
     /// ``now`` in frames.
     public var clock: TestTime { testTime(for: now) }
 
     /// The most actions a single `advance`/`run` call may run.
     public var stepBudget: Int {
-        get { lock.withLock { budget } }
-        set { lock.withLock { budget = max(1, newValue) } }
+        get { lock.withLock { state.budget } }
+        set { lock.withLock { state.budget = max(1, newValue) } }
     }
 
     /// The number of scheduled actions not yet run or cancelled.
-    public var pendingCount: Int { lock.withLock { heap.count - cancelled.count } }
+    public var pendingCount: Int { lock.withLock { state.pending } }
+
+    /// The frame's length in attoseconds (exact arithmetic without `Duration`'s
+    /// slower generic multiplication).
+    private let frameAttoseconds: Int128
 
     /// The instant of a frame time.
     public func instant(for time: TestTime) -> SchedulerInstant {
-        SchedulerInstant(offset: frame * time.frames + time.remainder)
+        let attos = frameAttoseconds &* Int128(truncatingIfNeeded: time.frames)
+        let offset = time.remainder == .zero ? attos : attos &+ time.remainder.totalAttoseconds
+        return SchedulerInstant(offset: Duration(totalAttoseconds: offset))
     }
 
     /// The frame time of an instant (exact: whole frames plus the rest).
     public func testTime(for instant: SchedulerInstant) -> TestTime {
-        let frameAttos = frame.totalAttoseconds
+        let frameAttos = frameAttoseconds
         let attos = instant.offset.totalAttoseconds
         var frames = attos / frameAttos
         var rest = attos % frameAttos
@@ -124,20 +205,20 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> any Disposable {
-        lock.withLock { enqueueLocked(due: current, action) }
+        enqueue(due: nil, action)
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
         let delay = checkDelay(delay, "schedule(after:)")
-        return lock.withLock { enqueueLocked(due: current + delay, action) }
+        return enqueue(after: delay, action)
     }
 
     /// Schedules `action` at frame time `time` (at ``now`` if that is in the past).
     @discardableResult
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> any Disposable {
         let due = instant(for: time)
-        return lock.withLock { enqueueLocked(due: due, action) }
+        return enqueue(due: due, action)
     }
 
     @discardableResult
@@ -164,29 +245,28 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return .zero
     }
 
-    /// Schedules at an absolute instant, clamped to now (plus a frame when
-    /// simulating processing delay).
-    fileprivate func enqueue(due: SchedulerInstant, _ action: @escaping () -> Void) -> ScheduledEntry {
-        lock.withLock { enqueueLocked(due: due, action) }
-    }
-
-    private func enqueueLocked(due: SchedulerInstant, _ action: @escaping () -> Void) -> ScheduledEntry {
-        var due = due
-        if due <= current {
-            due = simulateProcessingDelay ? current + frame : current
-        }
-        let entry = ScheduledEntry(scheduler: self, due: due.offset, sequence: sequence)
-        heap.push(.init(due: due.offset, sequence: sequence, payload: action))
-        sequence &+= 1
+    /// Schedules at an absolute instant (now if nil), clamped to now (plus a
+    /// frame when simulating processing delay).
+    fileprivate func enqueue(due: SchedulerInstant?, _ action: @escaping () -> Void) -> ScheduledEntry {
+        lock.lock()
+        let key = state.enqueue(
+            due: due?.offset ?? state.current, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+        lock.unlock()
         counter.increment()
-        return entry
+        return ScheduledEntry(handle: handle, sequence: key)
     }
 
-    fileprivate func cancel(due: Duration, sequence: UInt64) {
-        lock.withLock {
-            if let lastRun, (due, sequence) <= (lastRun.due, lastRun.sequence) { return }
-            if cancelled.insert(sequence).inserted { counter.decrement() }
-        }
+    private func enqueue(after delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
+        lock.lock()
+        let key = state.enqueue(
+            due: state.current + delay, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+        lock.unlock()
+        counter.increment()
+        return ScheduledEntry(handle: handle, sequence: key)
+    }
+
+    fileprivate func cancel(_ sequence: UInt64) {
+        if lock.withLock({ state.cancel(sequence) }) { counter.decrement() }
     }
 
     // MARK: Running
@@ -235,87 +315,86 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs scheduled work until nothing is pending (within the step budget).
-    /// The clock ends at the due time of the last action run.
+    /// The clock ends at the due time of the last action run. Then checks the
+    /// pending marble expectations (`expect(...).toBe(...)`), exactly like
+    /// ``flush(fileID:filePath:line:column:)``.
     public func run(
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         advance(
             toInstant: nil, described: "run()",
             site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        marbleExpectations.checkAll()
     }
 
     /// Stops the `advance`/`run` in progress after the current action.
     public func stop() {
-        lock.withLock { stopRequested = true }
+        lock.withLock { state.stopRequested = true }
     }
 
     private func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
         lock.lock()
-        if isAdvancing {
+        if state.isAdvancing {
             lock.unlock()
             TestFailureReporter.fail(
                 "\(described) was called from inside an action of the same TestScheduler; only the test drives virtual time. Schedule the work instead. Ignored.",
                 at: site)
             return
         }
-        if let target, target < current {
-            let now = current
+        if let target, target.offset < state.current {
+            let now = state.current
             lock.unlock()
             TestFailureReporter.fail(
-                "\(described) is in the past (now is \(testTime(for: now))); virtual time never goes backwards. Ignored.",
+                "\(described) is in the past (now is \(testTime(for: SchedulerInstant(offset: now)))); virtual time never goes backwards. Ignored.",
                 at: site)
             return
         }
-        isAdvancing = true
-        stopRequested = false
+        state.isAdvancing = true
+        state.stopRequested = false
+        let budget = state.budget
+        let limit = target?.offset
         var steps = 0
         var exceeded = false
-        while !stopRequested, target.map({ heap.firstIsDue(notAfter: $0.offset) }) ?? !heap.isEmpty {
+        while !state.stopRequested {
             if steps == budget {
-                exceeded = true
-                break
+                exceeded = state.hasRunnable(notAfter: limit)
+                if exceeded { break }
             }
-            let entry = heap.popFirst().unsafelyUnwrapped
-            lastRun = (entry.due, entry.sequence)
-            if !cancelled.isEmpty, cancelled.remove(entry.sequence) != nil { continue }
+            guard let action = state.takeNext(notAfter: limit) else { break }
             steps += 1
-            current = SchedulerInstant(offset: entry.due)
             lock.unlock()
             counter.decrement()
-            entry.payload()
+            action()
             lock.lock()
         }
-        if let target, !exceeded, !stopRequested, target > current { current = target }
-        isAdvancing = false
-        stopRequested = false
-        let (pending, now, budget) = (heap.count - cancelled.count, current, budget)
+        if let limit, !exceeded, !state.stopRequested, limit > state.current { state.current = limit }
+        state.isAdvancing = false
+        state.stopRequested = false
+        let (pending, now) = (state.pending, state.current)
         lock.unlock()
         if exceeded {
             TestFailureReporter.fail(
-                "\(described) stopped after \(budget) actions, the step budget, with \(pending) still pending at \(testTime(for: now)). An endless timer or a source that reschedules itself? Advance to a fixed time, dispose it, or raise TestScheduler.stepBudget.",
+                "\(described) stopped after \(budget) actions, the step budget, with \(pending) still pending at \(testTime(for: SchedulerInstant(offset: now))). An endless timer or a source that reschedules itself? Advance to a fixed time, dispose it, or raise TestScheduler.stepBudget.",
                 at: site)
         }
     }
 }
 
-/// The disposable for one pending entry of a ``TestScheduler``.
-final class ScheduledEntry: Cancelable, @unchecked Sendable {
-    private weak var scheduler: TestScheduler?
-    let due: Duration
+/// Lets the disposables of scheduled work reach their scheduler without
+/// keeping it alive: one per scheduler, shared by all of them.
+final class CancellationHandle: @unchecked Sendable {
+    weak var scheduler: TestScheduler?
+}
+
+/// The disposable for one pending entry of a ``TestScheduler``: two words, no
+/// allocation of its own. Disposing it cancels the entry if it has not run;
+/// disposing again, or after it ran, does nothing.
+struct ScheduledEntry: Disposable {
+    let handle: CancellationHandle
     let sequence: UInt64
-    private let disposed = Atomic<Bool>(false)
-
-    init(scheduler: TestScheduler, due: Duration, sequence: UInt64) {
-        self.scheduler = scheduler
-        self.due = due
-        self.sequence = sequence
-    }
-
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        scheduler?.cancel(due: due, sequence: sequence)
+        handle.scheduler?.cancel(sequence)
     }
 }
 

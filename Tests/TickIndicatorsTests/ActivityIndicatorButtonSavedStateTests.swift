@@ -135,6 +135,37 @@ import TickTesting
         subscription.dispose()
     }
 
+    @Test func anActivityIndicatorDrivesTheSpinnerInOneLine() {
+        let (scheduler, button) = makeButton()
+        let indicator = ActivityIndicator()
+        let subscription = indicator.bindSpinning(to: button)
+        #expect(button.activityState.progressBarStyle == .inactive)
+        let work = Observable.just(1).delay(.milliseconds(300), scheduler: scheduler)
+            .trackActivity(in: indicator)
+            .subscribe()
+        #expect(button.activityState.progressBarStyle == .spinning)
+        scheduler.advance(to: at(299))
+        #expect(button.activityState.progressBarStyle == .spinning)
+        scheduler.advance(to: at(300))
+        #expect(button.activityState.progressBarStyle == .inactive)
+        work.dispose()
+        subscription.dispose()
+    }
+
+    @Test func anErrorTrackerDrivesTheErrorStateInOneLine() throws {
+        let (scheduler, button) = makeButton()
+        try button.saveStates([ActivityIndicatorButtonState(name: "Error", tintColor: red)])
+        let tracker = ErrorTracker(scheduler: scheduler)
+        let subscription = tracker.bindError(to: button, showing: "Error")
+        tracker.update(with: Failure(), resetAfter: .milliseconds(500))
+        #expect(button.activityState.name == "Error")
+        scheduler.advance(to: at(499))
+        #expect(button.activityState.name == "Error")
+        scheduler.advance(to: at(500))
+        #expect(button.activityState == ActivityIndicatorButtonState())
+        subscription.dispose()
+    }
+
     @Test func errorWithoutASavedErrorStateIsReportedAsMisuse() {
         let (_, button) = makeButton()
         let errors = PublishSubject<(any Error)?>()

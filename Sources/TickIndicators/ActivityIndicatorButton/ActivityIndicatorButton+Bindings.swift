@@ -17,6 +17,18 @@ extension ObservableType where Element == Bool {
     }
 }
 
+extension ObservableType where Element == ActivityIndicator.State {
+    /// Drives `button` from an ``ActivityIndicator``: loading → `.spinning`,
+    /// idle → `.inactive` (the message is not shown by the button).
+    ///
+    /// ```
+    /// activityIndicator.bindSpinning(to: button).disposed(by: bag)
+    /// ```
+    public func bindSpinning(to button: ActivityIndicatorButton, animated: Bool = true) -> any Disposable {
+        map(\.loading).distinctUntilChanged().bindSpinning(to: button, animated: animated)
+    }
+}
+
 extension ObservableType where Element: BinaryFloatingPoint {
     /// Drives `button`'s progress bar from a progress fraction: each value `v`
     /// becomes `.percentage(Float(v))` (clamped to 0…1 when drawn). Other

@@ -1,0 +1,172 @@
+/// The comparison of an expected and an actual timeline, as failure messages
+/// show it.
+///
+/// ```text
+/// expected: --a--b--|
+/// actual:   --a--c--|
+///                ^ first difference at frame 5 (5ms)
+/// differences:
+///   frame 5 (5ms): expected next(b), actual next(c)
+/// ```
+public struct MarbleDiff: Sendable, CustomStringConvertible {
+    /// Whether the two timelines are the same.
+    public let isEqual: Bool
+    /// The aligned diagrams, the caret and the list of differing events; or
+    /// "no differences" and the diagram when they are equal.
+    public let description: String
+}
+
+extension Marbles {
+    /// Compares two timelines. Both are printed with one marker table, so a
+    /// marker means the same element in both diagrams.
+    ///
+    /// Events are compared per time: at each time where the lists of events
+    /// differ, the diff lists both. The caret sits under the first column
+    /// where the diagram texts differ; when the texts are the same (for
+    /// example two different errors, both `#`) it sits under the first
+    /// differing event and the message says that the values differ.
+    ///
+    /// - Parameter values: markers to keep for elements (the `values` map the
+    ///   expected diagram was written with), so the printed expected diagram
+    ///   uses the test's own letters; other elements get free letters.
+    public static func diff<Element: Equatable>(
+        expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>],
+        values: [Character: Element] = [:], frame: Duration = .milliseconds(1)
+    ) -> MarbleDiff {
+        let frameAttos = frame > .zero ? frame.totalAttoseconds : MarbleDuration.attosPerMillisecond
+        let allElements = (expected + actual).compactMap(\.value.element)
+        var table = MarkerTable(elements: allElements, preferred: values)
+        var left = layout(expected, table: table, frame: frame)
+        var right = layout(actual, table: table, frame: frame)
+        if table.isDirect, !(left.isExact && right.isExact) {
+            let lettered = MarkerTable(elements: allElements, forceLegend: true)
+            let (l, r) = (layout(expected, table: lettered, frame: frame), layout(actual, table: lettered, frame: frame))
+            if l.isExact && r.isExact { (table, left, right) = (lettered, l, r) }
+        }
+
+        if !(left.isExact && right.isExact), !values.isEmpty {
+            // The test's own letters cannot be written back (e.g. a marker that
+            // forms a duration): fall back to fresh letters.
+            let lettered = MarkerTable(elements: allElements, forceLegend: true)
+            let (l, r) = (layout(expected, table: lettered, frame: frame), layout(actual, table: lettered, frame: frame))
+            if l.isExact && r.isExact { (table, left, right) = (lettered, l, r) }
+        }
+        let differences = eventDifferences(expected, actual, frame: frameAttos)
+        guard let first = differences.first else {
+            return MarbleDiff(isEqual: true, description: "no differences:\n  \(left.diagram)" + legendLine(table, allElements))
+        }
+        let sameText = left.diagram == right.diagram
+        let column: Int
+        if sameText {
+            column = (left.columns.first { $0.time == first.time } ?? right.columns.first { $0.time == first.time })?.column ?? 0
+        } else {
+            column = firstDifferentColumn(left.diagram, right.diagram)
+        }
+        var lines = [
+            "expected: \(left.diagram)",
+            "actual:   \(right.diagram)",
+            String(repeating: " ", count: 10 + column) + "^ first difference at \(describe(first.time, frame: frameAttos))",
+        ]
+        if let legend = table.legend(for: allElements) { lines.append("values: \(legend)") }
+        lines.append(sameText ? "the diagrams look the same, but these events differ:" : "differences:")
+        for difference in differences {
+            lines.append(
+                "  \(describe(difference.time, frame: frameAttos)): expected \(difference.expected), actual \(difference.actual)")
+        }
+        return MarbleDiff(isEqual: false, description: lines.joined(separator: "\n"))
+    }
+
+    private static func legendLine<Element: Equatable>(_ table: MarkerTable<Element>, _ elements: [Element]) -> String {
+        table.legend(for: elements).map { "\nvalues: \($0)" } ?? ""
+    }
+
+    /// Compares two diagrams of `String` markers (what the `marbles diff`
+    /// command does).
+    ///
+    /// - Throws: ``MarbleError`` when either diagram cannot be read.
+    public static func diff(
+        expected: String, actual: String, _ temperature: Temperature = .cold, frame: Duration = .milliseconds(1)
+    ) throws(MarbleError) -> MarbleDiff {
+        let left: [Recorded<Event<String>>] = try parse(expected, temperature, frame: frame)
+        let right: [Recorded<Event<String>>] = try parse(actual, temperature, frame: frame)
+        return diff(expected: left, actual: right, frame: frame)
+    }
+
+    /// Compares expected and actual subscription logs, ignoring order.
+    public static func diff(
+        expectedSubscriptions: [Subscription], actualSubscriptions: [Subscription],
+        frame: Duration = .milliseconds(1)
+    ) -> MarbleDiff {
+        func order(_ a: Subscription, _ b: Subscription) -> Bool {
+            if a.subscribe != b.subscribe { return a.subscribe < b.subscribe }
+            switch (a.unsubscribe, b.unsubscribe) {
+            case (let x?, let y?): return x < y
+            case (.some, nil): return true
+            default: return false
+            }
+        }
+        let expected = expectedSubscriptions.sorted(by: order)
+        let actual = actualSubscriptions.sorted(by: order)
+        let render = { (list: [Subscription]) -> String in
+            list.isEmpty ? "  (none)" : list.map { "  \(print($0, frame: frame))   \($0)" }.joined(separator: "\n")
+        }
+        if expected == actual {
+            return MarbleDiff(isEqual: true, description: "no differences:\n" + render(actual))
+        }
+        return MarbleDiff(
+            isEqual: false,
+            description: "expected subscriptions:\n\(render(expected))\nactual subscriptions:\n\(render(actual))")
+    }
+
+    struct EventDifference {
+        var time: Int128
+        var expected: String
+        var actual: String
+    }
+
+    /// Per time (in order), the events each side has when they differ.
+    static func eventDifferences<Element: Equatable>(
+        _ expected: [Recorded<Event<Element>>], _ actual: [Recorded<Event<Element>>], frame: Int128
+    ) -> [EventDifference] {
+        func grouped(_ events: [Recorded<Event<Element>>]) -> [Int128: [Event<Element>]] {
+            var result: [Int128: [Event<Element>]] = [:]
+            for event in events { result[event.time.attoseconds(frame: frame), default: []].append(event.value) }
+            return result
+        }
+        let left = grouped(expected)
+        let right = grouped(actual)
+        let times = Set(left.keys).union(right.keys).sorted()
+        func text(_ events: [Event<Element>]?) -> String {
+            guard let events, !events.isEmpty else { return "nothing" }
+            return events.map(\.description).joined(separator: ", ")
+        }
+        return times.compactMap { time in
+            let (l, r) = (left[time] ?? [], right[time] ?? [])
+            return l == r ? nil : EventDifference(time: time, expected: text(l), actual: text(r))
+        }
+    }
+
+    /// `frame 5 (5ms)`, `frame 10+0.2ms (10.2ms)`.
+    static func describe(_ time: Int128, frame: Int128) -> String {
+        var frames = time / frame
+        var rest = time % frame
+        if rest < 0 {
+            frames -= 1
+            rest += frame
+        }
+        let frameText = rest == 0 ? "\(frames)" : "\(frames)+\(MarbleDuration.describe(attoseconds: rest))"
+        return "frame \(frameText) (\(MarbleDuration.describe(attoseconds: time)))"
+    }
+
+    /// The display column of the first character where two texts differ.
+    static func firstDifferentColumn(_ a: String, _ b: String) -> Int {
+        var column = 0
+        var (i, j) = (a.startIndex, b.startIndex)
+        while i < a.endIndex, j < b.endIndex, a[i] == b[j] {
+            column += MarbleText.width(of: a[i])
+            i = a.index(after: i)
+            j = b.index(after: j)
+        }
+        return column
+    }
+}

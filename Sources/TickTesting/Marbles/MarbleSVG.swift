@@ -1,0 +1,161 @@
+extension Marbles {
+    /// Draws diagrams as an SVG marble diagram, one row per diagram (for
+    /// example an operator's input above its output), all on one time scale.
+    ///
+    /// Each row has its diagram text as a caption, a timeline ending in an
+    /// arrow, and one `<g class="event …">` element per event: a labelled
+    /// circle for `next`, a vertical bar for completion, a cross for an error.
+    /// Events in the same frame stack downwards. A hot diagram's `^` is drawn
+    /// as a dashed subscription line. Times are on a shared axis at the
+    /// bottom; long quiet stretches are shortened and marked with `≈`.
+    ///
+    /// - Parameters:
+    ///   - diagrams: the diagrams, top to bottom; markers are the labels.
+    ///   - temperature: how to read every diagram (`.hot` allows `^`).
+    ///   - frame: the duration of one frame.
+    /// - Throws: the ``MarbleError`` of the first diagram that cannot be read.
+    public static func svg(
+        _ diagrams: [String], _ temperature: Temperature = .cold, frame: Duration = .milliseconds(1)
+    ) throws(MarbleError) -> String {
+        let frameAttos = frame.totalAttoseconds
+        var rows: [(label: String, events: [(time: Int128, event: Event<String>)], point: Bool)] = []
+        for diagram in diagrams {
+            let events: [Recorded<Event<String>>] = try parse(diagram, temperature, frame: frame)
+            rows.append(
+                (diagram, events.map { ($0.time.attoseconds(frame: frameAttos), $0.value) },
+                 temperature == .hot && diagram.contains("^")))
+        }
+        var times = Set(rows.flatMap { $0.events.map(\.time) })
+        times.insert(0)
+        let sorted = times.sorted()
+
+        // x position of each distinct time: proportional to frames, with
+        // room for a circle between neighbours and long gaps shortened.
+        let unit = 28
+        var x: [Int128: Int] = [:]
+        var breaks: [Int] = []
+        var position = 40
+        for (index, time) in sorted.enumerated() {
+            if index > 0 {
+                let frames = (time - sorted[index - 1]) / frameAttos
+                let step = min(max(Int(clamping: frames) * unit, 40), 8 * unit)
+                if frames > 8 { breaks.append(position + step / 2) }
+                position += step
+            }
+            x[time] = position
+        }
+        let end = position + 60
+        let width = end + 20
+
+        var body: [String] = []
+        var y = 10
+        for row in rows {
+            var stack: [Int128: Int] = [:]
+            for entry in row.events { stack[entry.time, default: 0] += 1 }
+            let depth = stack.values.max() ?? 1
+            let lineY = y + 46
+            body.append("<g class=\"row\">")
+            body.append("<text class=\"caption\" x=\"10\" y=\"\(y + 14)\">\(escape(row.label))</text>")
+            body.append("<line class=\"timeline\" x1=\"10\" y1=\"\(lineY)\" x2=\"\(end)\" y2=\"\(lineY)\"/>")
+            body.append(
+                "<polygon class=\"arrow\" points=\"\(end),\(lineY - 6) \(end + 12),\(lineY) \(end),\(lineY + 6)\"/>")
+            for mark in breaks {
+                body.append("<text class=\"break\" x=\"\(mark)\" y=\"\(lineY + 5)\" text-anchor=\"middle\">≈</text>")
+            }
+            if row.point, let px = x[0] {
+                body.append(
+                    "<g class=\"subscription\"><line x1=\"\(px)\" y1=\"\(lineY - 26)\" x2=\"\(px)\" y2=\"\(lineY + 26)\" stroke-dasharray=\"4 3\"/><text x=\"\(px + 8)\" y=\"\(lineY - 16)\">^</text></g>"
+                )
+            }
+            var placed: [Int128: Int] = [:]
+            for entry in row.events {
+                let cx = x[entry.time] ?? 0
+                let level = placed[entry.time, default: 0]
+                placed[entry.time] = level + 1
+                let cy = lineY + level * 30
+                let time = escape(MarbleDuration.describe(attoseconds: entry.time))
+                switch entry.event {
+                case .next(let label):
+                    body.append(
+                        "<g class=\"event next\" data-time=\"\(time)\"><circle cx=\"\(cx)\" cy=\"\(cy)\" r=\"13\" fill=\"\(color(for: label))\"/><text x=\"\(cx)\" y=\"\(cy + 5)\" text-anchor=\"middle\">\(escape(label))</text></g>"
+                    )
+                case .completed:
+                    body.append(
+                        "<g class=\"event completed\" data-time=\"\(time)\"><line x1=\"\(cx)\" y1=\"\(cy - 14)\" x2=\"\(cx)\" y2=\"\(cy + 14)\"/></g>"
+                    )
+                case .error:
+                    body.append(
+                        "<g class=\"event error\" data-time=\"\(time)\"><line x1=\"\(cx - 10)\" y1=\"\(cy - 10)\" x2=\"\(cx + 10)\" y2=\"\(cy + 10)\"/><line x1=\"\(cx - 10)\" y1=\"\(cy + 10)\" x2=\"\(cx + 10)\" y2=\"\(cy - 10)\"/></g>"
+                    )
+                }
+            }
+            body.append("</g>")
+            y += 70 + (depth - 1) * 30
+        }
+        // The shared time axis.
+        body.append("<g class=\"axis\">")
+        for time in sorted {
+            let px = x[time] ?? 0
+            body.append(
+                "<text class=\"tick\" x=\"\(px)\" y=\"\(y + 12)\" text-anchor=\"middle\">\(escape(MarbleDuration.describe(attoseconds: time)))</text>"
+            )
+        }
+        body.append("</g>")
+        let height = y + 24
+        let style = """
+            <style>
+            text { font-family: Menlo, Consolas, monospace; font-size: 13px; fill: #222; }
+            .caption { fill: #555; }
+            .tick { font-size: 10px; fill: #888; }
+            .break { font-size: 16px; fill: #666; }
+            .timeline { stroke: #444; stroke-width: 2; }
+            .arrow { fill: #444; }
+            .next circle { stroke: #222; stroke-width: 1.5; }
+            .completed line { stroke: #222; stroke-width: 3; }
+            .error line { stroke: #c0392b; stroke-width: 3; }
+            .subscription line { stroke: #2c7be5; stroke-width: 1.5; }
+            .subscription text { fill: #2c7be5; }
+            </style>
+            """
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
+            \(style)
+            <rect width="100%" height="100%" fill="white"/>
+            \(body.joined(separator: "\n"))
+            </svg>
+
+            """
+    }
+
+    /// Text safe inside XML elements and attributes.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default:
+                // Control characters are not allowed in XML 1.0.
+                if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+                    scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value)
+                {
+                    result += " "
+                } else {
+                    result.append(character)
+                }
+            }
+        }
+        return result
+    }
+
+    /// A stable pastel colour per label.
+    static func color(for label: String) -> String {
+        let palette = ["#ffd166", "#a0e7e5", "#b4f8c8", "#fbe7c6", "#cdb4db", "#ffafcc", "#bde0fe", "#f1c0e8"]
+        let sum = label.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF }
+        return palette[sum % palette.count]
+    }
+}

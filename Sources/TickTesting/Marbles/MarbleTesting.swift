@@ -1,0 +1,244 @@
+import Tick
+
+/// Marble tests on a ``TestScheduler``, RxJS style:
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let source = scheduler.cold("-a-b-|")
+/// scheduler.expect(source.map { $0.uppercased() }).toBe("-A-B-|")
+/// scheduler.expectSubscriptions(source.subscriptions).toBe("^----!")
+/// scheduler.flush()
+/// ```
+///
+/// ## Time rules
+/// - Frames are the scheduler's ``TestScheduler/frame``.
+/// - Hot diagrams, expected diagrams and subscription diagrams use absolute
+///   times: frame 0 is the scheduler's time 0 (for a hot diagram, its `^`).
+///   Hot events before the scheduler's current time are never emitted.
+/// - Cold diagrams are relative to each subscription.
+/// - `expect` subscribes at the subscription diagram's `^` (time 0 without
+///   one) and disposes at its `!`, or when the source ends, or at the end of
+///   the flush (after the checks), whichever comes first.
+/// - Expectations are checked by ``TestScheduler/flush(fileID:filePath:line:column:)``
+///   and by ``TestScheduler/run(fileID:filePath:line:column:)`` (the same
+///   thing) after all scheduled work has run; `advance(to:)`/`advance(by:)`
+///   never check, because time may not be over. An expectation is checked
+///   once; a test that never flushes checks nothing.
+/// - A failure is reported at the line of `toBe`, to Swift Testing or XCTest,
+///   whichever runs the test, with the aligned diff of ``Marbles/diff(expected:actual:frame:)``.
+/// - A diagram that cannot be read is reported at the caller's line with its
+///   ``MarbleError`` message; the observable then has no events.
+extension TestScheduler {
+    /// A cold test observable from a diagram: each subscription replays its
+    /// events relative to the moment of subscription.
+    ///
+    /// - Parameters:
+    ///   - diagram: a cold observable diagram (no `^`).
+    ///   - values: the element of each marker; empty = the markers are the
+    ///     elements (String/Character element types only).
+    ///   - error: the error of `#`.
+    public func cold<Element>(
+        _ diagram: String, values: [Character: Element], error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdObservable<Element> {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        return createColdObservable(events(diagram, .cold, values: values, error: error, site: site))
+    }
+
+    /// A cold test observable of `String` markers: `cold("-a-b|")`.
+    public func cold(
+        _ diagram: String, error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdObservable<String> {
+        cold(diagram, values: [:], error: error, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// A hot test observable from a diagram: its events happen at absolute
+    /// times (frame 0 = the `^`, or the start of the text) whether or not
+    /// anyone is subscribed.
+    public func hot<Element>(
+        _ diagram: String, values: [Character: Element], error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotObservable<Element> {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        return createHotObservable(events(diagram, .hot, values: values, error: error, site: site))
+    }
+
+    /// A hot test observable of `String` markers: `hot("-a-^-b|")`.
+    public func hot(
+        _ diagram: String, error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotObservable<String> {
+        hot(diagram, values: [:], error: error, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The duration of `diagram` up to its single `|`, in this scheduler's
+    /// frames: `time("---|")` is 3 frames. A diagram that cannot be read is
+    /// reported as a failure and gives zero.
+    public func time(
+        _ diagram: String,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> Duration {
+        do {
+            return try Marbles.time(diagram, frame: frame)
+        } catch {
+            TestFailureReporter.fail(
+                error.description, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            return .zero
+        }
+    }
+
+    /// Subscribes to `source` as `subscription` says and records what it
+    /// emits, for a later ``MarbleExpectation/toBe(_:values:error:fileID:filePath:line:column:)``.
+    ///
+    /// - Parameter subscription: a subscription diagram, e.g. `"^---!"`;
+    ///   `nil` subscribes at time 0 and keeps the subscription until the
+    ///   expectations are checked.
+    public func expect<Source: ObservableType>(
+        _ source: Source, subscription: String? = nil,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleExpectation<Source.Element> {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        var plan = Subscription(0)
+        if let subscription {
+            do {
+                plan = try Marbles.parseSubscription(subscription, frame: frame)
+            } catch {
+                TestFailureReporter.fail(error.description, at: site)
+            }
+        }
+        let recorder = createObserver(Source.Element.self)
+        let resources = CompositeDisposable()
+        let live = SerialDisposable()
+        _ = resources.insert(live)
+        // Like an RxJS subscriber, the expectation lets go of its source when
+        // the source ends, so the subscription log shows the end.
+        let observer = AnyObserver<Source.Element>(eventHandler: { event in
+            recorder.on(event)
+            if event.isStopEvent { live.dispose() }
+        })
+        _ = resources.insert(scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) })
+        if let end = plan.unsubscribe {
+            _ = resources.insert(scheduleAt(end) { live.dispose() })
+        }
+        marbleExpectations.add(cleanup: { resources.dispose() })
+        return MarbleExpectation(scheduler: self, recorder: recorder)
+    }
+
+    /// Captures a subscription log to compare at flush time. Pass the
+    /// observable's `subscriptions` property: it is read when the
+    /// expectations are checked, not now.
+    public func expectSubscriptions(
+        _ subscriptions: @autoclosure @escaping () -> [Subscription]
+    ) -> SubscriptionExpectation {
+        SubscriptionExpectation(scheduler: self, read: subscriptions)
+    }
+
+    /// Runs all scheduled work (like ``run(fileID:filePath:line:column:)``),
+    /// then checks every pending marble expectation and disposes the
+    /// subscriptions `expect` made. The RxJS name for ``run(fileID:filePath:line:column:)``.
+    public func flush(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        run(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    private func events<Element>(
+        _ diagram: String, _ temperature: Marbles.Temperature, values: [Character: Element], error: any Error,
+        site: CallSite
+    ) -> [Recorded<Event<Element>>] {
+        do {
+            return try Marbles.parse(diagram, temperature, values: values, error: error, frame: frame)
+        } catch {
+            TestFailureReporter.fail(error.description, at: site)
+            return []
+        }
+    }
+}
+
+/// What `expect(observable)` recorded, waiting for its expected diagram.
+public struct MarbleExpectation<Element> {
+    let scheduler: TestScheduler
+    let recorder: TestableObserver<Element>
+
+    /// Expects the recorded events to be `diagram` (absolute times; an
+    /// optional `^` marks frame 0). Checked at the next `flush()`/`run()`; a
+    /// mismatch fails at this line with the aligned diff.
+    public func toBe(
+        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) where Element: Equatable {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let expected: [Recorded<Event<Element>>]
+        do {
+            expected = try Marbles.parse(diagram, .hot, values: values, error: error, frame: scheduler.frame)
+        } catch {
+            TestFailureReporter.fail(error.description, at: site)
+            return
+        }
+        let recorder = self.recorder
+        let frame = scheduler.frame
+        scheduler.marbleExpectations.add(check: {
+            let diff = Marbles.diff(expected: expected, actual: recorder.events, values: values, frame: frame)
+            if !diff.isEqual {
+                TestFailureReporter.fail("marble expectation failed\n\(diff.description)", at: site)
+            }
+        })
+    }
+}
+
+/// A subscription log waiting for its expected subscription diagrams.
+public struct SubscriptionExpectation {
+    let scheduler: TestScheduler
+    let read: () -> [Subscription]
+
+    /// Expects exactly these subscriptions (in any order), one diagram each:
+    /// `toBe("^---!")`, `toBe("^--!", "--^--!")`. Checked at the next
+    /// `flush()`/`run()`; a mismatch fails at this line.
+    public func toBe(
+        _ diagrams: String...,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        var expected: [Subscription] = []
+        for diagram in diagrams {
+            do {
+                expected.append(try Marbles.parseSubscription(diagram, frame: scheduler.frame))
+            } catch {
+                TestFailureReporter.fail(error.description, at: site)
+                return
+            }
+        }
+        let read = self.read
+        let frame = scheduler.frame
+        scheduler.marbleExpectations.add(check: {
+            let diff = Marbles.diff(expectedSubscriptions: expected, actualSubscriptions: read(), frame: frame)
+            if !diff.isEqual {
+                TestFailureReporter.fail("subscription expectation failed\n\(diff.description)", at: site)
+            }
+        })
+    }
+}
+
+/// The marble expectations of one scheduler, checked at flush.
+final class MarbleExpectationStore: @unchecked Sendable {
+    private let lock = Lock()
+    private var checks: [() -> Void] = []
+    private var cleanups: [() -> Void] = []
+
+    func add(check: @escaping () -> Void) { lock.withLock { checks.append(check) } }
+    func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
+
+    /// Runs every pending check, then every cleanup; each runs once.
+    func checkAll() {
+        let (checks, cleanups) = lock.withLock {
+            defer {
+                self.checks = []
+                self.cleanups = []
+            }
+            return (self.checks, self.cleanups)
+        }
+        for check in checks { check() }
+        for cleanup in cleanups { cleanup() }
+    }
+}

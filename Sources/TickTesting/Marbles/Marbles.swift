@@ -1,0 +1,126 @@
+/// The marble language: read diagrams into recorded events, subscriptions
+/// and durations; write recorded events back as diagrams; compare them.
+///
+/// The syntax is RxJS's "run mode" marble syntax with strict checks; the full
+/// reference is `Docs/Marbles.md`. In short: `-` is one frame, any other
+/// character a value (one frame), `|` completion, `#` error, `(ab)` events in
+/// the same frame, `^` the subscription point of a hot diagram, whitespace
+/// nothing, and `10ms` / `1.5s` / `2m` (after whitespace or at the start, and
+/// followed by whitespace or the end) exactly that much time.
+///
+/// ```swift
+/// let events = try Marbles.parse("--a--(bc)--|")
+/// // [next(a) @ 2, next(b) @ 5, next(c) @ 5, completed @ 11]
+/// ```
+public enum Marbles {
+    /// Whether an observable diagram is cold (frame 0 = subscription) or hot
+    /// (frame 0 = its `^`, or the start of the text without one).
+    public enum Temperature: Sendable {
+        /// Times are relative to the subscription; `^` is an error.
+        case cold
+        /// Times are absolute; an optional `^` marks frame 0.
+        case hot
+    }
+
+    /// Reads an observable diagram.
+    ///
+    /// - Parameters:
+    ///   - diagram: the diagram text.
+    ///   - temperature: `.cold` (no `^` allowed) or `.hot` (an optional `^`
+    ///     marks frame 0; events before it get negative times).
+    ///   - values: the element of each value marker. When empty, the marker
+    ///     itself is the element, which works only when `Element` is `String`
+    ///     or `Character`. When not empty, every marker must be in it.
+    ///   - error: the error of `#` (``TestError`` with code 0 by default).
+    ///   - frame: the duration of one frame, which is what `-` and each marker
+    ///     take (1 ms by default). Times are returned in these frames.
+    /// - Returns: the events, in diagram order, with exact times.
+    /// - Throws: ``MarbleError`` naming the offending character.
+    public static func parse<Element>(
+        _ diagram: String, _ temperature: Temperature = .cold, values: [Character: Element] = [:],
+        error: any Error = TestError(), frame: Duration = .milliseconds(1)
+    ) throws(MarbleError) -> [Recorded<Event<Element>>] {
+        let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
+        let items = try scanner.scan()
+        let origin = items.first { $0.marker == .subscribe }?.time ?? 0
+        var events: [Recorded<Event<Element>>] = []
+        events.reserveCapacity(items.count)
+        for item in items {
+            let event: Event<Element>
+            switch item.marker {
+            case .subscribe, .unsubscribe: continue
+            case .completed: event = .completed
+            case .error: event = .error(error)
+            case .value(let marker):
+                event = .next(try element(for: marker, values: values, at: item.position, in: diagram))
+            }
+            let time = try scanner.testTime(item.time - origin, position: item.position)
+            events.append(Recorded(time: time, value: event))
+        }
+        return events
+    }
+
+    private static func element<Element>(
+        for marker: Character, values: [Character: Element], at position: Int, in diagram: String
+    ) throws(MarbleError) -> Element {
+        if values.isEmpty {
+            if let element = String(marker) as? Element { return element }
+            if let element = marker as? Element { return element }
+            throw MarbleError(
+                .markerNeedsValue(marker, elementType: String(describing: Element.self)), at: position, in: diagram)
+        }
+        guard let element = values[marker] else {
+            throw MarbleError(.missingValue(marker), at: position, in: diagram)
+        }
+        return element
+    }
+
+    /// Reads a subscription diagram: `^` is the subscription (frame 0 when
+    /// there is none), `!` the unsubscription (never, when there is none).
+    /// `^` takes one frame, `!` none: `"^---!"` is ``Subscription`` `(0, 4)`.
+    ///
+    /// - Throws: ``MarbleError`` for any other marker, a second `^` or `!`, or
+    ///   `!` before `^`.
+    public static func parseSubscription(
+        _ diagram: String, frame: Duration = .milliseconds(1)
+    ) throws(MarbleError) -> Subscription {
+        let scanner = try MarbleScanner(diagram, mode: .subscription, frame: frame)
+        let items = try scanner.scan()
+        let subscribe = items.first { $0.marker == .subscribe }
+        let unsubscribe = items.first { $0.marker == .unsubscribe }
+        let start = try scanner.testTime(subscribe?.time ?? 0, position: subscribe?.position ?? 0)
+        guard let unsubscribe else { return Subscription(start) }
+        if unsubscribe.time < (subscribe?.time ?? 0) {
+            throw MarbleError(.unsubscriptionBeforeSubscription, at: unsubscribe.position, in: diagram)
+        }
+        return Subscription(start, try scanner.testTime(unsubscribe.time, position: unsubscribe.position))
+    }
+
+    /// The duration from the start of `diagram` to its single `|`:
+    /// `time("---|")` is 3 frames, `time("12ms ---|")` 15 ms. Every character
+    /// but whitespace takes a frame; durations count as written.
+    ///
+    /// - Throws: ``MarbleError`` when there is not exactly one `|` (at the
+    ///   second `|`, or at the end when there is none), or for any structural
+    ///   error.
+    public static func time(_ diagram: String, frame: Duration = .milliseconds(1)) throws(MarbleError) -> Duration {
+        let scanner = try MarbleScanner(diagram, mode: .time, frame: frame)
+        let bars = try scanner.scan().filter { $0.marker == .completed }
+        guard bars.count == 1, let bar = bars.first else {
+            let position = bars.count > 1 ? bars[1].position : diagram.count
+            throw MarbleError(.timeNeedsOneCompletion(count: bars.count), at: position, in: diagram)
+        }
+        return Duration(totalAttoseconds: bar.time)
+    }
+}
+
+extension TestTime {
+    /// Attoseconds since the origin, for a frame of `frame` attoseconds
+    /// (saturating at ±2¹²⁰ so that later arithmetic cannot overflow).
+    func attoseconds(frame: Int128) -> Int128 {
+        let bound: Int128 = 1 << 120
+        let (product, overflow) = Int128(frames).multipliedReportingOverflow(by: frame)
+        if overflow || product > bound || product < -bound { return frames < 0 ? -bound : bound }
+        return product + remainder.totalAttoseconds
+    }
+}

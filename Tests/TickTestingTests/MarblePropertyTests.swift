@@ -1,0 +1,190 @@
+import Testing
+import Tick
+import TickTesting
+
+/// SplitMix64: a tiny seeded generator, so every run tests the same cases.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random timelines that the marble language can write: events in time
+/// order, same-time events as one group that takes its text width, a `^` at
+/// 0 when some events are negative, nothing after a terminal event.
+struct TimelineGenerator<Element> {
+    var rng: SeededGenerator
+    let pool: [Element]
+    let frame: Int128
+
+    private mutating func gap() -> Int128 {
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0...2: return 0
+        case 3...6: return Int128(Int.random(in: 1...20, using: &rng)) * frame
+        case 7: return Int128(Int.random(in: 21...100_000, using: &rng)) * frame
+        default:
+            // Not a whole number of frames: any attoseconds.
+            return Int128(Int.random(in: 0...50, using: &rng)) * frame
+                + Int128(Int64.random(in: 1...Int64(clamping: frame - 1), using: &rng))
+        }
+    }
+
+    private mutating func group() -> [Event<Element>] {
+        let size = Int.random(in: 0..<4, using: &rng) == 0 ? Int.random(in: 2...3, using: &rng) : 1
+        return (0..<size).map { _ in .next(pool.randomElement(using: &rng) ?? pool[0]) }
+    }
+
+    private func time(_ attos: Int128) -> TestTime {
+        var frames = attos / frame
+        var rest = attos % frame
+        if rest < 0 { (frames, rest) = (frames - 1, rest + frame) }
+        return TestTime(frames: Int(frames), remainder: Duration(totalAttoseconds: rest))
+    }
+
+    private static func width(_ count: Int) -> Int128 { count == 1 ? 1 : Int128(count) + 2 }
+
+    mutating func next() -> [Recorded<Event<Element>>] {
+        var events: [Recorded<Event<Element>>] = []
+        var cursor: Int128 = 0
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+            // Hot: a few groups before 0, then the "^" at 0 (alone or with a group).
+            var start: Int128 = 0
+            var widths: [(Int128, [Event<Element>])] = []
+            var span: Int128 = 0
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let g = group()
+                let gap = widths.isEmpty ? 0 : gap()
+                span += gap
+                widths.append((span, g))
+                span += Self.width(g.count) * frame
+            }
+            start = -(span + gap())
+            for (offset, g) in widths {
+                for event in g { events.append(Recorded(time: time(start + offset), value: event)) }
+            }
+            if Bool.random(using: &rng) {
+                let g = group()
+                for event in g { events.append(Recorded(time: 0, value: event)) }
+                cursor = (Self.width(g.count + 1)) * frame
+            } else {
+                cursor = frame
+            }
+        }
+        for _ in 0..<Int.random(in: 0...8, using: &rng) {
+            let at = cursor + gap()
+            let g = group()
+            for event in g { events.append(Recorded(time: time(at), value: event)) }
+            cursor = at + Self.width(g.count) * frame
+        }
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: events.append(Recorded(time: time(cursor + gap()), value: .completed))
+        case 1: events.append(Recorded(time: time(cursor + gap()), value: .error(TestError(Int.random(in: 0...3, using: &rng)))))
+        default: break
+        }
+        return events
+    }
+}
+
+@Suite struct MarblePropertyTests {
+    private func roundTrip<Element: Equatable>(
+        _ pool: [Element], frame: Duration, count: Int, seed: UInt64
+    ) -> (checked: Int, failures: [String]) {
+        var generator = TimelineGenerator(rng: SeededGenerator(seed: seed), pool: pool, frame: frame.totalAttoseconds)
+        var failures: [String] = []
+        for _ in 0..<count {
+            let timeline = generator.next()
+            let printed = Marbles.print(timeline, frame: frame)
+            let reread: [Recorded<Event<Element>>]? = try? Marbles.parse(
+                printed.diagram, printed.temperature, values: printed.values, error: printed.error ?? TestError(),
+                frame: frame)
+            if reread != timeline || !printed.isExact, failures.count < 5 {
+                failures.append("\(timeline) printed as \(printed) read back as \(String(describing: reread))")
+            }
+        }
+        return (count, failures)
+    }
+
+    /// parse(print(t)) == t for 12 000 random timelines (seeded, so reproducible).
+    @Test func printThenParseGivesTheSameTimeline() {
+        var total = 0
+        let runs: [(checked: Int, failures: [String])] = [
+            roundTrip(["a", "b", "x", "1", "7", "🙂", "m", "s", "é"], frame: .milliseconds(1), count: 4000, seed: 1),
+            roundTrip([1, 22, 333, -4, 5], frame: .milliseconds(10), count: 3000, seed: 2),
+            roundTrip(["hello", "a", "-", "|", " "], frame: .microseconds(250), count: 3000, seed: 3),
+            roundTrip([Character("q"), "ß", "#"], frame: .milliseconds(1), count: 2000, seed: 4),
+        ]
+        for run in runs {
+            total += run.checked
+            #expect(run.failures.isEmpty, "\(run.failures.joined(separator: "\n"))")
+        }
+        #expect(total >= 10_000)
+    }
+
+    /// 100 000 random strings over the marble alphabet, read in every mode:
+    /// each either parses or throws an error whose position is inside the
+    /// diagram (or at its end) and whose message has a caret line.
+    @Test func randomStringsNeverCrash() {
+        let alphabet: [Character] = [
+            "-", "-", "-", " ", " ", "a", "b", "(", ")", "|", "#", "^", "!", "1", "0", "5", ".", "m", "s", "🙂", "\t",
+        ]
+        var rng = SeededGenerator(seed: 42)
+        var parsed = 0
+        var thrown = 0
+        var badPositions: [String] = []
+        for index in 0..<100_000 {
+            let length = Int.random(in: 0...14, using: &rng)
+            let diagram = String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "-" })
+            let frame: Duration = index % 7 == 0 ? .microseconds(3) : .milliseconds(1)
+            let result: Result<Void, MarbleError>
+            switch index % 4 {
+            case 0: result = Result { () throws(MarbleError) in _ = try Marbles.parse(diagram, .cold, frame: frame) as [Recorded<Event<String>>] }
+            case 1: result = Result { () throws(MarbleError) in _ = try Marbles.parse(diagram, .hot, frame: frame) as [Recorded<Event<String>>] }
+            case 2: result = Result { () throws(MarbleError) in _ = try Marbles.parseSubscription(diagram, frame: frame) }
+            default: result = Result { () throws(MarbleError) in _ = try Marbles.time(diagram, frame: frame) }
+            }
+            switch result {
+            case .success: parsed += 1
+            case .failure(let error):
+                thrown += 1
+                if !(0...diagram.count).contains(error.position) || error.diagram != diagram
+                    || !error.description.contains("^\n"), badPositions.count < 5
+                {
+                    badPositions.append("\(diagram.debugDescription): \(error)")
+                }
+            }
+        }
+        #expect(parsed + thrown == 100_000)
+        // Both outcomes occur, so the alphabet exercises the errors and the happy path.
+        #expect(parsed > 10_000)
+        #expect(thrown > 10_000)
+        #expect(badPositions.isEmpty, "\(badPositions)")
+    }
+
+    /// Long and pathological inputs: deep digit strings, many groups.
+    @Test func pathologicalInputsEndWithAnError() {
+        let cases = [
+            String(repeating: "9", count: 5000) + "ms a",
+            "0." + String(repeating: "0", count: 5000) + "1s",
+            "1." + String(repeating: "0", count: 5000) + "s a",
+            String(repeating: "(", count: 1000),
+            String(repeating: ")", count: 1000),
+            String(repeating: "^", count: 1000),
+            String(repeating: "1000000000000000s ", count: 100),
+        ]
+        for diagram in cases {
+            let result = Result { () throws(MarbleError) in _ = try Marbles.parse(diagram, .hot) as [Recorded<Event<String>>] }
+            if case .failure(let error) = result {
+                #expect((0...diagram.count).contains(error.position))
+            }
+        }
+        // A decimal with many trailing zeros is still exact.
+        #expect((try? Marbles.parse("1." + String(repeating: "0", count: 5000) + "s a") as [Recorded<Event<String>>])
+            == [.next(1000, "a")])
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Tick
+import TickTesting
+import XCTest
+
+/// Proves that marble failures reach XCTest as failures at the caller's file
+/// and line. The test case captures failures while `capturing` is set instead
+/// of failing, then asserts on what it captured.
+final class MarbleXCTestReportingTests: XCTestCase {
+    private struct Captured {
+        var message: String
+        var file: String
+        var line: Int
+    }
+
+    private var capturing = false
+    private var captured: [Captured] = []
+
+    #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+        guard capturing else { return super.record(issue) }
+        let location = issue.sourceCodeContext.location
+        captured.append(
+            Captured(
+                message: issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0))
+    }
+    #else
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        guard capturing else {
+            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        captured.append(Captured(message: description, file: filePath, line: lineNumber))
+    }
+    #endif
+
+    func testFailingExpectationIsAnXCTestFailureAtTheCallersLine() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a-b-|")
+        let line = #line + 1
+        scheduler.expect(source.map { $0 + $0 }).toBe("-a-c-|", values: ["a": "aa", "c": "cc"])
+        capturing = true
+        scheduler.flush()
+        capturing = false
+
+        XCTAssertEqual(captured.count, 1)
+        let failure = captured.first
+        XCTAssertEqual(failure?.line, line)
+        XCTAssertEqual(failure?.file, "\(#filePath)")
+        let message = failure?.message ?? ""
+        XCTAssertTrue(message.contains("expected: -a-c-|\nactual:   -a-b-|\n             ^ first difference at frame 3 (3ms)"), message)
+        XCTAssertTrue(message.contains("values: a = \"aa\", c = \"cc\", b = \"bb\""), message)
+        XCTAssertTrue(message.contains("frame 3 (3ms): expected next(cc), actual next(bb)"), message)
+    }
+
+    func testPassingExpectationRecordsNothing() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a-b-|")
+        scheduler.expect(source).toBe("-a-b-|")
+        scheduler.expectSubscriptions(source.subscriptions).toBe("^----!")
+        capturing = true
+        scheduler.flush()
+        capturing = false
+        XCTAssertEqual(captured.count, 0)
+    }
+
+    func testUnreadableDiagramIsAnXCTestFailureAtTheCallersLine() {
+        let scheduler = TestScheduler()
+        capturing = true
+        let line = #line + 1
+        _ = scheduler.cold("a)")
+        capturing = false
+        XCTAssertEqual(captured.map(\.line), [line])
+        XCTAssertTrue(captured.first?.message.contains("\")\" closes a group that was never opened\n  a)\n   ^") ?? false)
+    }
+}

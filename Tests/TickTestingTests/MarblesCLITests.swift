@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import TickTesting
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Counts elements by their `class` attribute while checking the XML is well formed.
+private final class SVGInspector: NSObject, XMLParserDelegate {
+    var classes: [String] = []
+    var elements = 0
+    var root: String?
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        elements += 1
+        if root == nil { root = elementName }
+        if let value = attributes["class"] { classes.append(value) }
+    }
+
+    static func inspect(_ svg: String) -> SVGInspector? {
+        let parser = XMLParser(data: Data(svg.utf8))
+        let inspector = SVGInspector()
+        parser.delegate = inspector
+        return parser.parse() ? inspector : nil
+    }
+}
+
+@Suite struct MarblesCLITests {
+    @Test func explainPrintsEachEventWithItsTime() {
+        let result = MarblesCLI.run(["explain", "--a--(bc)--|"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardError == "")
+        #expect(
+            result.standardOutput == """
+                frame 2 (2ms): next(a)
+                frame 5 (5ms): next(b)
+                frame 5 (5ms): next(c)
+                frame 11 (11ms): completed
+
+                """)
+    }
+
+    @Test func explainHotAndFrameOptions() {
+        let hot = MarblesCLI.run(["explain", "-a-^-b--|", "--hot"])
+        #expect(hot.standardOutput == "frame -2 (-2ms): next(a)\nframe 2 (2ms): next(b)\nframe 5 (5ms): completed\n")
+        let framed = MarblesCLI.run(["explain", "--frame", "10ms", "--a 5ms b|"])
+        #expect(framed.standardOutput == "frame 2 (20ms): next(a)\nframe 3+5ms (35ms): next(b)\nframe 4+5ms (45ms): completed\n")
+        let quiet = MarblesCLI.run(["explain", "---"])
+        #expect(quiet.standardOutput == "(no events)\n")
+        // After "--" an option-like argument is a diagram.
+        let literal = MarblesCLI.run(["explain", "--", "--hot"])
+        #expect(literal.standardOutput.hasPrefix("frame 2 (2ms): next(h)\n"))
+    }
+
+    @Test func badDiagramPrintsTheCaretMessageOnStandardErrorWithExitCode2() throws {
+        let result = MarblesCLI.run(["explain", "--((a))"])
+        #expect(result.exitCode == 2)
+        #expect(result.standardOutput == "")
+        let error = try #require(
+            { () throws(MarbleError) -> MarbleError? in
+                do throws(MarbleError) {
+                    _ = try Marbles.parse("--((a))") as [Recorded<Event<String>>]
+                    return nil
+                } catch { return error }
+            }())
+        #expect(result.standardError == error.description + "\n")
+        for arguments in [["render", "a)"], ["diff", "a|", "(b"], ["explain", "^a"]] {
+            let bad = MarblesCLI.run(arguments)
+            #expect(bad.exitCode == 2)
+            #expect(bad.standardOutput == "")
+            #expect(bad.standardError.hasPrefix("marble diagram error at column"))
+        }
+    }
+
+    @Test func usageErrorsExitWith2() {
+        for arguments in [["nope"], ["explain"], ["explain", "a", "b"], ["diff", "a"], ["render"], ["explain", "--frame"],
+                          ["explain", "--frame", "fast", "a"], ["explain", "--frame", "0ms", "a"], ["render", "a", "--output"]] {
+            let result = MarblesCLI.run(arguments)
+            #expect(result.exitCode == 2, "\(arguments)")
+            #expect(result.standardOutput == "", "\(arguments)")
+            #expect(!result.standardError.isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test func helpForEachCommand() {
+        for command in ["explain", "render", "diff"] {
+            let result = MarblesCLI.run([command, "--help"])
+            #expect(result.exitCode == 0)
+            #expect(result.standardOutput.hasPrefix("usage: marbles \(command)"))
+            #expect(MarblesCLI.run(["help", command]) == result)
+        }
+        #expect(MarblesCLI.run(["--help"]).standardOutput == MarblesCLI.usage)
+    }
+
+    @Test func noArgumentsPrintsUsageAndADemo() {
+        let result = MarblesCLI.run([])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.hasPrefix(MarblesCLI.usage))
+        #expect(result.standardOutput.contains("$ marbles explain \"--a--(bc)--|\"\nframe 2 (2ms): next(a)\n"))
+        #expect(result.standardOutput.contains("$ marbles explain --hot \"-a-^-b--|\"\nframe -2 (-2ms): next(a)\n"))
+    }
+
+    @Test func diffExitsWith1WhenDifferent() {
+        let different = MarblesCLI.run(["diff", "--a--b--|", "--a--c--|"])
+        #expect(different.exitCode == 1)
+        #expect(
+            different.standardOutput == """
+                expected: --a--b--|
+                actual:   --a--c--|
+                               ^ first difference at frame 5 (5ms)
+                differences:
+                  frame 5 (5ms): expected next(b), actual next(c)
+
+                """)
+        let same = MarblesCLI.run(["diff", "--a--|", "--a-- |"])
+        #expect(same.exitCode == 0)
+        #expect(same.standardOutput == "no differences:\n  --a--|\n")
+    }
+
+    @Test func renderIsWellFormedSVGWithOneElementPerEvent() throws {
+        let result = MarblesCLI.run(["render", "--hot", "-a-^-b--|", "--(bc)-#", "x 100ms y"])
+        #expect(result.exitCode == 0)
+        let inspector = try #require(SVGInspector.inspect(result.standardOutput))
+        #expect(inspector.root == "svg")
+        let events = inspector.classes.filter { $0.hasPrefix("event ") }
+        // 3 + 3 + 2 events in the three rows.
+        #expect(events.count == 8)
+        #expect(events.filter { $0 == "event next" }.count == 6)
+        #expect(events.filter { $0 == "event completed" }.count == 1)
+        #expect(events.filter { $0 == "event error" }.count == 1)
+        #expect(inspector.classes.filter { $0 == "row" }.count == 3)
+        #expect(inspector.classes.filter { $0 == "subscription" }.count == 1)
+        #expect(inspector.classes.filter { $0 == "arrow" }.count == 3)
+        // The long quiet stretch in the last row is shortened and marked.
+        #expect(inspector.classes.contains("break"))
+    }
+
+    @Test func renderEscapesMarkersAndWritesFiles() throws {
+        let svg = try Marbles.svg(["<&>\"'|"])
+        let inspector = try #require(SVGInspector.inspect(svg))
+        #expect(inspector.classes.filter { $0.hasPrefix("event") }.count == 6)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("marbles-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = MarblesCLI.run(["render", "-a-|", "--output", path])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "wrote 1 row to \(path)\n")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == MarblesCLI.run(["render", "-a-|"]).standardOutput)
+        #expect(SVGInspector.inspect(written) != nil)
+        let unwritable = MarblesCLI.run(["render", "a", "--output", "/nonexistent-dir/x.svg"])
+        #expect(unwritable.exitCode == 2)
+        #expect(unwritable.standardOutput == "")
+    }
+}
