@@ -87,7 +87,7 @@ enum ActivityIndicatorButtonGallery {
     }
 }
 
-@Suite struct ActivityIndicatorButtonGalleryTests {
+@Suite(.checksResourceLeaks) struct ActivityIndicatorButtonGalleryTests {
     /// Regenerates every gallery image and compares it with the committed file.
     /// Set TICK_REGENERATE_GALLERY=1 to write the files instead (then commit them).
     @Test func committedGalleryMatchesTheRenderer() throws {

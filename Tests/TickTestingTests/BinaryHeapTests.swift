@@ -3,7 +3,7 @@ import Testing
 import TickTesting
 
 /// The heap's pop order against the obvious reference: sort by (time, sequence).
-@Suite struct BinaryHeapTests {
+@Suite(.checksResourceLeaks) struct BinaryHeapTests {
     struct SplitMix64: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {

@@ -17,7 +17,7 @@ private struct At: Equatable {
     init(_ kind: MarbleError.Kind, _ position: Int) { (self.kind, self.position) = (kind, position) }
 }
 
-@Suite struct MarbleParserTests {
+@Suite(.checksResourceLeaks) struct MarbleParserTests {
     // MARK: The spec's examples
 
     @Test func framesValuesAndCompletion() throws {

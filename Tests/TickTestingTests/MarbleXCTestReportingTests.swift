@@ -33,43 +33,58 @@ final class MarbleXCTestReportingTests: XCTestCase {
     }
     #endif
 
-    func testFailingExpectationIsAnXCTestFailureAtTheCallersLine() {
-        let scheduler = TestScheduler()
-        let source = scheduler.cold("-a-b-|")
-        let line = #line + 1
-        scheduler.expect(source.map { $0 + $0 }).toBe("-a-c-|", values: ["a": "aa", "c": "cc"])
-        capturing = true
-        scheduler.flush()
-        capturing = false
+    /// Runs `body` in its own resource scope and fails if any Tick resource it
+    /// created is still alive afterwards (the XCTest counterpart of the
+    /// `.checksResourceLeaks` trait).
+    private func checkingLeaks(file: StaticString = #filePath, line: UInt = #line, _ body: () -> Void) {
+        let scope = Resources.Scope()
+        scope.run(body)
+        XCTAssertEqual(scope.live, 0, "Tick resources still alive after the test", file: file, line: line)
+    }
 
-        XCTAssertEqual(captured.count, 1)
-        let failure = captured.first
-        XCTAssertEqual(failure?.line, line)
-        XCTAssertEqual(failure?.file, "\(#filePath)")
-        let message = failure?.message ?? ""
-        XCTAssertTrue(message.contains("expected: -a-c-|\nactual:   -a-b-|\n             ^ first difference at frame 3 (3ms)"), message)
-        XCTAssertTrue(message.contains("values: a = \"aa\", c = \"cc\", b = \"bb\""), message)
-        XCTAssertTrue(message.contains("frame 3 (3ms): expected next(cc), actual next(bb)"), message)
+    func testFailingExpectationIsAnXCTestFailureAtTheCallersLine() {
+        checkingLeaks {
+            let scheduler = TestScheduler()
+            let source = scheduler.cold("-a-b-|")
+            let line = #line + 1
+            scheduler.expect(source.map { $0 + $0 }).toBe("-a-c-|", values: ["a": "aa", "c": "cc"])
+            capturing = true
+            scheduler.flush()
+            capturing = false
+
+            XCTAssertEqual(captured.count, 1)
+            let failure = captured.first
+            XCTAssertEqual(failure?.line, line)
+            XCTAssertEqual(failure?.file, "\(#filePath)")
+            let message = failure?.message ?? ""
+            XCTAssertTrue(message.contains("expected: -a-c-|\nactual:   -a-b-|\n             ^ first difference at frame 3 (3ms)"), message)
+            XCTAssertTrue(message.contains("values: a = \"aa\", c = \"cc\", b = \"bb\""), message)
+            XCTAssertTrue(message.contains("frame 3 (3ms): expected next(cc), actual next(bb)"), message)
+        }
     }
 
     func testPassingExpectationRecordsNothing() {
-        let scheduler = TestScheduler()
-        let source = scheduler.cold("-a-b-|")
-        scheduler.expect(source).toBe("-a-b-|")
-        scheduler.expectSubscriptions(source.subscriptions).toBe("^----!")
-        capturing = true
-        scheduler.flush()
-        capturing = false
-        XCTAssertEqual(captured.count, 0)
+        checkingLeaks {
+            let scheduler = TestScheduler()
+            let source = scheduler.cold("-a-b-|")
+            scheduler.expect(source).toBe("-a-b-|")
+            scheduler.expectSubscriptions(source.subscriptions).toBe("^----!")
+            capturing = true
+            scheduler.flush()
+            capturing = false
+            XCTAssertEqual(captured.count, 0)
+        }
     }
 
     func testUnreadableDiagramIsAnXCTestFailureAtTheCallersLine() {
-        let scheduler = TestScheduler()
-        capturing = true
-        let line = #line + 1
-        _ = scheduler.cold("a)")
-        capturing = false
-        XCTAssertEqual(captured.map(\.line), [line])
-        XCTAssertTrue(captured.first?.message.contains("\")\" closes a group that was never opened\n  a)\n   ^") ?? false)
+        checkingLeaks {
+            let scheduler = TestScheduler()
+            capturing = true
+            let line = #line + 1
+            _ = scheduler.cold("a)")
+            capturing = false
+            XCTAssertEqual(captured.map(\.line), [line])
+            XCTAssertTrue(captured.first?.message.contains("\")\" closes a group that was never opened\n  a)\n   ^") ?? false)
+        }
     }
 }

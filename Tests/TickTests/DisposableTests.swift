@@ -2,7 +2,7 @@ import Testing
 import Tick
 import TickTesting
 
-@Suite struct DisposableTests {
+@Suite(.checksResourceLeaks) struct DisposableTests {
     final class Counter: @unchecked Sendable {
         var value = 0
     }

@@ -2,7 +2,7 @@ import Testing
 import Tick
 import TickTesting
 
-@Test func smoke() {
+@Test(.checksResourceLeaks) func smoke() {
     let scheduler = TestScheduler()
     let xs = scheduler.createHotObservable([.next(150, 1), .next(210, 2), .next(220, 3), .completed(300)])
     let res = scheduler.start { xs.map { $0 * 10 }.filter { $0 > 20 }.delay(.milliseconds(5), scheduler: scheduler) }

@@ -16,7 +16,7 @@ struct Call<Value: Equatable>: Equatable, CustomStringConvertible {
     var description: String { "\(tag):(\(new), \(old.map { "\($0)" } ?? "nil"))" }
 }
 
-@Suite struct VariableTests {
+@Suite(.checksResourceLeaks) struct VariableTests {
     @Test func subscribeCallsAtOnceWithCurrentAndNil() {
         let variable = Variable(1)
         let log = Locked<[Call<Int>]>([])

@@ -149,9 +149,9 @@ private func passThrough() -> [(name: String, apply: (Observable<Int>) -> Observ
 
 /// Timer operators on a real queue while the source emits on another thread:
 /// deliveries never overlap, stay in order, and the last element survives.
-/// (No leak trait: the final clean-up runs on the queue just after the
-/// completion the test waits for.)
-@Suite struct TimerOperatorsStressTests {
+/// The final clean-up runs on the queue just after the completion the test
+/// waits for, so `run` drains the queue before returning.
+@Suite(.checksResourceLeaks) struct TimerOperatorsStressTests {
     final class Recorder: @unchecked Sendable {
         let inside = Atomic<Bool>(false)
         let overlaps = Atomic<Int>(0)
@@ -159,7 +159,9 @@ private func passThrough() -> [(name: String, apply: (Observable<Int>) -> Observ
         var subscription: (any Disposable)?
     }
 
-    func run(_ makeOperator: @escaping (Observable<Int>) -> Observable<Int>) async -> Recorder {
+    func run(
+        on scheduler: DispatchQueueScheduler, _ makeOperator: @escaping (Observable<Int>) -> Observable<Int>
+    ) async -> Recorder {
         let recorder = Recorder()
         let subject = PublishSubject<Int>()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -178,12 +180,13 @@ private func passThrough() -> [(name: String, apply: (Observable<Int>) -> Observ
             }
         }
         recorder.subscription?.dispose()
+        #expect(await drain(scheduler))
         return recorder
     }
 
     @Test func debounceOnADispatchQueue() async {
         let scheduler = DispatchQueueScheduler(label: "debounce-stress")
-        let recorder = await run { $0.debounce(.microseconds(20), scheduler: scheduler) }
+        let recorder = await run(on: scheduler) { $0.debounce(.microseconds(20), scheduler: scheduler) }
         #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
         #expect(recorder.values.last == 4_999)
         #expect(zip(recorder.values, recorder.values.dropFirst()).allSatisfy { $0 < $1 })
@@ -191,7 +194,7 @@ private func passThrough() -> [(name: String, apply: (Observable<Int>) -> Observ
 
     @Test func throttleOnADispatchQueue() async {
         let scheduler = DispatchQueueScheduler(label: "throttle-stress")
-        let recorder = await run { $0.throttle(.microseconds(20), scheduler: scheduler) }
+        let recorder = await run(on: scheduler) { $0.throttle(.microseconds(20), scheduler: scheduler) }
         #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
         #expect(recorder.values.first == 0)
         #expect(recorder.values.last == 4_999)

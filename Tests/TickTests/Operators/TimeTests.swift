@@ -150,9 +150,9 @@ import TickTesting
     }
 }
 
-/// Real-scheduler checks, without the leak trait: the last clean-up runs on the
-/// queue right after the callback the test waits for.
-@Suite struct TimeRealSchedulerTests {
+/// Real-scheduler checks. The last clean-up runs on the queue right after the
+/// callback the test waits for, so each test drains the queue before returning.
+@Suite(.checksResourceLeaks) struct TimeRealSchedulerTests {
     @Test func observeOnADispatchQueue() async {
         let scheduler = DispatchQueueScheduler(label: "observe-on-test")
         let values: [Int] = await withCheckedContinuation { continuation in
@@ -162,6 +162,7 @@ import TickTesting
             })
         }
         #expect(values == [1, 2, 3])
+        #expect(await drain(scheduler))
     }
 
     final class UncheckedBox: @unchecked Sendable {
