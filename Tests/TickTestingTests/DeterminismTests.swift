@@ -59,7 +59,80 @@ import TickTesting
             subscription.dispose()
             result.append(log.joined(separator: ","))
         }
+        result += timeBasedTimelines()
+        result.append(marbleTimeline())
         return result
+    }
+
+    /// Irregular but fixed element times (a small linear congruential
+    /// generator with a fixed seed): gaps of 0 to 9 frames, ties included.
+    static func irregularSource(count: Int, from start: Int, seed: UInt64) -> [Recorded<Event<Int>>] {
+        var state = seed
+        var time = start
+        var events: [Recorded<Event<Int>>] = []
+        for value in 0..<count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            time += Int((state >> 33) % 10)
+            events.append(.next(TestTime(time), value))
+        }
+        events.append(.completed(TestTime(time + 20)))
+        return events
+    }
+
+    /// Every time-based operator family on the same irregular hot source.
+    static func timeBasedTimelines() -> [String] {
+        let source = irregularSource(count: 40, from: 201, seed: 42)
+        func run<R>(_ make: @escaping (TestScheduler, Observable<Int>) -> Observable<R>) -> String {
+            let scheduler = TestScheduler()
+            let xs = scheduler.createHotObservable(source)
+            let observer = scheduler.start(disposed: 2000) { make(scheduler, xs.asObservable()) }
+            return "\(observer.events)|\(xs.subscriptions)"
+        }
+        let ms = Duration.milliseconds
+        return [
+            run { s, xs in xs.debounce(ms(5), scheduler: s) },
+            run { s, xs in xs.throttle(ms(4), latest: true, scheduler: s) },
+            run { s, xs in xs.throttle(ms(4), latest: false, scheduler: s) },
+            // Gaps reach 9 frames: a gap of exactly the timeout decides the deadline rule.
+            run { s, xs in xs.timeout(ms(9), scheduler: s) },
+            run { s, xs in xs.buffer(timeSpan: ms(10), count: 4, scheduler: s) },
+            run { s, xs in xs.take(for: ms(300), scheduler: s) },
+            run { s, xs in xs.delaySubscription(ms(25), scheduler: s) },
+            run { s, xs in
+                xs.filter { $0 % 7 == 0 }.flatMapLatest { value in
+                    Observable<Int>.timer(ms(3), period: ms(4), scheduler: s).map { value * 100 + $0 }.take(5)
+                }
+            },
+            run { s, xs in
+                Observable.combineLatest(
+                    Observable<Int>.interval(ms(3), scheduler: s), Observable<Int>.interval(ms(5), scheduler: s)
+                ) { "\($0)-\($1)" }
+                .take(until: xs.filter { $0 == 30 })
+            },
+        ]
+    }
+
+    /// Marble-built sources through a time-based chain, checked by a marble
+    /// expectation (a mismatch is a test failure in every run) and reduced to
+    /// its recorded events.
+    static func marbleTimeline() -> String {
+        let scheduler = TestScheduler()
+        let hot = scheduler.hot("--a-b--c----d-|")
+        let cold = scheduler.cold("-x---y|")
+        let chain = hot.asObservable()
+            .flatMap { letter in cold.asObservable().map { $0 == "x" ? letter : letter.uppercased() } }
+            .delay(.milliseconds(2), scheduler: scheduler)
+        scheduler.expect(chain).toBe("-----a-b-AcB--Cd---D|")
+        scheduler.expectSubscriptions(cold.subscriptions).toBe(
+            "--^-----!", "----^-----!", "-------^-----!", "------------^-----!")
+        scheduler.flush()
+        let again = TestScheduler()
+        let observer = again.createObserver(String.self)
+        let replay = again.cold("-a-b-(cd)--|").asObservable().throttle(.milliseconds(2), scheduler: again)
+        let subscription = replay.subscribe(observer)
+        again.run()
+        subscription.dispose()
+        return "\(observer.events)|\(cold.subscriptions)"
     }
 
     @Test func aHundredRunsRecordIdenticalTimelines() {
