@@ -97,6 +97,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             return true
         }
 
+        /// When every entry left in the heap is cancelled, takes them all out
+        /// (to be released by the caller outside the lock). Cancelled actions
+        /// otherwise stay in the heap until the clock passes them, and one that
+        /// captures this scheduler (any time operator's sink does) would keep it
+        /// alive in a reference cycle if the clock never gets there.
+        mutating func takeAllIfAllCancelled() -> BinaryHeap<() -> Void>? {
+            guard cancelledInHeap == heap.count else { return nil }
+            cancelledInHeap = 0
+            let cancelled = heap
+            heap = BinaryHeap()
+            return cancelled
+        }
+
         /// `true` if an entry that was not cancelled is due at or before `limit`
         /// (any, if nil). Drops cancelled entries found at the front.
         mutating func hasRunnable(notAfter limit: Duration?) -> Bool {
@@ -266,7 +279,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     fileprivate func cancel(_ sequence: UInt64) {
-        if lock.withLock({ state.cancel(sequence) }) { counter.decrement() }
+        var released: BinaryHeap<() -> Void>?
+        lock.lock()
+        let cancelled = state.cancel(sequence)
+        if cancelled { released = state.takeAllIfAllCancelled() }
+        lock.unlock()
+        if cancelled { counter.decrement() }
+        // The cancelled actions are released here, outside the lock: releasing
+        // one can run deinitializers that call back into this scheduler.
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Running
