@@ -102,12 +102,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// otherwise stay in the heap until the clock passes them, and one that
         /// captures this scheduler (any time operator's sink does) would keep it
         /// alive in a reference cycle if the clock never gets there.
-        mutating func takeAllIfAllCancelled() -> BinaryHeap<() -> Void>? {
+        mutating func takeAllIfAllCancelled() -> Any? {
             guard cancelledInHeap == heap.count else { return nil }
             cancelledInHeap = 0
-            let cancelled = heap
-            heap = BinaryHeap()
-            return cancelled
+            defer { heap = .init() }
+            return heap
         }
 
         /// `true` if an entry that was not cancelled is due at or before `limit`
@@ -279,7 +278,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     fileprivate func cancel(_ sequence: UInt64) {
-        var released: BinaryHeap<() -> Void>?
+        var released: Any?
         lock.lock()
         let cancelled = state.cancel(sequence)
         if cancelled { released = state.takeAllIfAllCancelled() }
