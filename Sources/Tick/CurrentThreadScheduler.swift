@@ -72,6 +72,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs `body` with a trampoline installed on this thread (creating one if
     /// there is none), then runs the work `body` queued, before returning.
+    @usableFromInline
     static func trampolined<R>(_ body: () -> R) -> R {
         if Trampoline.current != nil { return body() }
         let trampoline = Trampoline()

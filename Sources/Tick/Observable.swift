@@ -44,6 +44,7 @@ public struct Observable<Element>: ObservableType {
     /// ``CurrentThreadScheduler`` trampoline: synchronous sources queue their
     /// elements there, so they are delivered after every operator in the chain
     /// has subscribed (and can stop them), but before this call returns.
+    @inlinable
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let observer = AnyObserver(observer)

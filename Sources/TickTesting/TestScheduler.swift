@@ -43,7 +43,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private let lock = Lock()
     /// Everything mutable, guarded by `lock` and changed through `State`'s
     /// methods (one exclusive access per operation).
-    private var state: State
+    private let storage: UnsafeMutablePointer<State>
+    /// The state behind `lock`. It lives behind a pointer allocated once, so
+    /// accessing it costs no dynamic exclusivity check (the lock already makes
+    /// every access exclusive).
+    private var state: State {
+        _read { yield storage.pointee }
+        _modify { yield &storage.pointee }
+    }
     private let counter = ResourceCounter()
     /// What the disposables of scheduled work refer to (weakly, to the scheduler).
     private let handle = CancellationHandle()
@@ -153,9 +160,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.frame = frame
         self.frameAttoseconds = frame.totalAttoseconds
         self.simulateProcessingDelay = simulateProcessingDelay
-        self.state = State(current: .zero, budget: max(1, stepBudget))
+        self.storage = .allocate(capacity: 1)
+        storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
         self.state.current = instant(for: initialClock).offset
         self.handle.scheduler = self
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     // MARK: Clock
@@ -189,6 +202,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func testTime(for instant: SchedulerInstant) -> TestTime {
         let frameAttos = frameAttoseconds
         let attos = instant.offset.totalAttoseconds
+        // Fast path: both fit in 64 bits (about ±9.2 s of attoseconds), so the
+        // division needs no 128-bit arithmetic.
+        if let small = Int64(exactly: attos), let frame64 = Int64(exactly: frameAttos) {
+            var (frames, rest) = small.quotientAndRemainder(dividingBy: frame64)
+            if rest < 0 {
+                frames -= 1
+                rest += frame64
+            }
+            return TestTime(frames: Int(frames), remainder: rest == 0 ? .zero : Duration(totalAttoseconds: Int128(rest)))
+        }
         var frames = attos / frameAttos
         var rest = attos % frameAttos
         if rest < 0 {
