@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -63,8 +64,18 @@ func measure<State>(
 }
 
 /// The process's current resident set size in bytes (Linux), to measure
-/// memory per pending action as the growth of resident memory.
-func residentBytes() -> Int? { procStatus("VmRSS:") }
+/// memory per pending action as the growth of resident memory. Memory the
+/// allocator holds only because it was freed (old buffers of a growing array)
+/// is returned to the system first, so the figure is what is live.
+func residentBytes() -> Int? {
+    #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(nil, "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    #endif
+    return procStatus("VmRSS:")
+}
 
 /// The process's peak resident set size in bytes, where the platform says.
 func peakResidentBytes() -> Int? {
@@ -94,6 +105,20 @@ func procStatus(_ field: String) -> Int? {
     #else
     return nil
     #endif
+}
+
+/// Runs this executable again as `--memory-probe kind n` and reads the bytes
+/// per pending action it prints.
+func memoryProbe(_ kind: String, _ n: Int) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    process.arguments = ["--memory-probe", kind, String(n)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
 /// A fixed-seed generator so every run schedules the same times.

@@ -57,8 +57,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     let marbleExpectations = MarbleExpectationStore()
 
+    /// A scheduled action. Wrapping the closure in a concrete struct keeps it
+    /// in its natural representation inside the generic heap; stored bare as
+    /// the heap's `Payload`, every closure would be rewrapped in a
+    /// reabstraction thunk (one allocation per scheduled action).
+    private struct Work {
+        let run: () -> Void
+    }
+
     private struct State {
-        var heap = BinaryHeap<() -> Void>()
+        var heap = BinaryHeap<Work>()
         var sequence: UInt64 = 0
         var current: Duration
         /// One bit per sequence number ever scheduled: set once the entry ran or
@@ -91,7 +99,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             }
             let key = sequence
             if sequence & 63 == 0 { done.append(0) }
-            heap.push(.init(due: due, sequence: sequence, payload: action))
+            heap.push(.init(due: due, sequence: sequence, payload: Work(run: action)))
             sequence &+= 1
             return key
         }
@@ -126,7 +134,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
                 }
                 markDone(entry.sequence)
                 current = entry.due
-                return entry.payload
+                return entry.payload.run
             }
             return nil
         }
