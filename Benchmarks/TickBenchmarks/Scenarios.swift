@@ -17,7 +17,7 @@ enum Scenarios {
     /// context the action itself owns) and the scheduler's own share
     /// (measured with a non-capturing action).
     static func schedulerScheduleAdvance(_ n: Int, repetitions: Int, name: String = "scheduler_schedule_advance") -> Measurement {
-        var rng = SplitMix64(state: 0x5EED)
+        var rng = SeededGenerator(seed: 0x5EED)
         let times = (0..<n).map { _ in TestTime(Int.random(in: 0..<n, using: &rng)) }
         var result = measure(
             name, operations: n, repetitions: repetitions,
@@ -44,7 +44,7 @@ enum Scenarios {
     static func pendingMemory(kind: String, _ n: Int) -> Double? {
         // Nothing large is allocated before the first reading, so nothing
         // resident can be reused by the scheduler and hide its memory.
-        var rng = SplitMix64(state: 0x5EED)
+        var rng = SeededGenerator(seed: 0x5EED)
         let scheduler = TestScheduler(stepBudget: .max)
         let sink = Sink()
         guard let before = residentBytes() else { return nil }
