@@ -94,7 +94,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
 /// The per-thread queue of the current-thread scheduler.
 private final class Trampoline {
-    private var heap = BinaryHeap<ScheduledAction>()
+    private var heap = SchedulerHeap<ScheduledAction>()
     private var sequence: UInt64 = 0
 
     nonisolated(unsafe) private static var key: pthread_key_t = {

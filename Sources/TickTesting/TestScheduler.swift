@@ -13,7 +13,7 @@ import Synchronization
 /// ```
 ///
 /// ## Time rules
-/// - Pending work lives in a binary heap ordered by (due time, order of
+/// - Pending work lives in a heap (4-ary) ordered by (due time, order of
 ///   scheduling). Work due at the same instant runs in the order it was
 ///   scheduled, always.
 /// - ``now`` never goes backwards. Work scheduled for the past (a negative
@@ -66,7 +66,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     private struct State {
-        var heap = BinaryHeap<Work>()
+        var heap = SchedulerHeap<Work>()
         var sequence: UInt64 = 0
         var current: Duration
         /// One bit per sequence number ever scheduled: set once the entry ran or

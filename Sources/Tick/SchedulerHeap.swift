@@ -9,7 +9,7 @@
 /// levels, and a node's children are adjacent in memory, so a pop from a
 /// large queue touches far fewer cache lines. Measured with
 /// `tick-benchmarks scaling`.
-@_spi(TickInternals) @frozen public struct BinaryHeap<Payload> {
+@_spi(TickInternals) @frozen public struct SchedulerHeap<Payload> {
     @frozen public struct Entry {
         /// The due time as attoseconds, split in two words so comparisons
         /// inline (`Duration`'s own `<` is an opaque call).

@@ -3,10 +3,10 @@ import Testing
 import TickTesting
 
 /// The heap's pop order against the obvious reference: sort by (time, sequence).
-@Suite struct BinaryHeapTests {
+@Suite struct SchedulerHeapTests {
     @Test func tenThousandRandomEntriesPopInTimeThenSequenceOrder() {
         var rng = SeededGenerator(seed: 42)
-        var heap = BinaryHeap<Int>()
+        var heap = SchedulerHeap<Int>()
         var reference: [(due: Duration, sequence: UInt64)] = []
         // Few distinct times, so ties are common.
         for sequence in 0..<10_000 as Range<UInt64> {
@@ -27,7 +27,7 @@ import TickTesting
 
     @Test func interleavedPushesAndPopsMatchTheReference() {
         var rng = SeededGenerator(seed: 7)
-        var heap = BinaryHeap<Void>()
+        var heap = SchedulerHeap<Void>()
         var reference: [(due: Duration, sequence: UInt64)] = []
         var sequence: UInt64 = 0
         for _ in 0..<10_000 {
