@@ -23,14 +23,14 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline let dueTime: Duration
     @usableFromInline let scheduler: any Scheduler
     @usableFromInline let lock = Lock()
-    // Guarded by `lock`:
-    @usableFromInline var queue = FIFOQueue<(due: SchedulerInstant, event: Event<Element>)>()
-    @usableFromInline var pendingError: (any Error)?
-    @usableFromInline var timerScheduled = false
-    @usableFromInline var delivering = false
+    // Guarded by `lock` (so runtime exclusivity checks are off):
+    @usableFromInline @exclusivity(unchecked) var queue = FIFOQueue<(due: SchedulerInstant, event: Event<Element>)>()
+    @usableFromInline @exclusivity(unchecked) var pendingError: (any Error)?
+    @usableFromInline @exclusivity(unchecked) var timerScheduled = false
+    @usableFromInline @exclusivity(unchecked) var delivering = false
     /// The timer's action, made once (not per timer). It holds the sink, a
     /// cycle that `disposeResources` breaks.
-    @usableFromInline var deliverAction: (() -> Void)?
+    @usableFromInline @exclusivity(unchecked) var deliverAction: (() -> Void)?
     @usableFromInline let timer = SerialDisposable()
 
     @inlinable

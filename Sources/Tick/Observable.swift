@@ -159,7 +159,8 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
         if !terminatedByEvent { onDisposed?() }
     }
 
-    @usableFromInline var terminatedByEvent = false
+    /// Written and read only by the thread that terminates the sink.
+    @usableFromInline @exclusivity(unchecked) var terminatedByEvent = false
 
     @inlinable
     func finish(_ body: () -> Void) {
@@ -176,7 +177,8 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
 @usableFromInline
 final class ClosureSubscription<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline let disposed = Atomic<Bool>(false)
-    @usableFromInline var sink: ClosureSink<Element>?
+    /// Touched only by the caller that flipped `disposed` (and at init).
+    @usableFromInline @exclusivity(unchecked) var sink: ClosureSink<Element>?
 
     @inlinable
     init(_ sink: ClosureSink<Element>) { self.sink = sink }

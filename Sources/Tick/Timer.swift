@@ -29,7 +29,8 @@ extension Observable where Element: FixedWidthInteger {
 
 @usableFromInline
 final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sendable {
-    @usableFromInline var count: Element = 0
+    /// Touched only by the scheduler's actions, one at a time.
+    @usableFromInline @exclusivity(unchecked) var count: Element = 0
 
     @inlinable override init(downstream: AnyObserver<Element>) { super.init(downstream: downstream) }
 

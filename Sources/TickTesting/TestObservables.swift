@@ -47,8 +47,9 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     public let recordedEvents: [Recorded<Event<Element>>]
     @usableFromInline let log = SubscriptionLog()
     @usableFromInline let lock = Lock()
-    @usableFromInline var observers: [(key: Int, observer: AnyObserver<Element>)] = []
-    @usableFromInline var nextKey = 0
+    /// Guarded by `lock` (runtime exclusivity checks are off).
+    @usableFromInline @exclusivity(unchecked) var observers: [(key: Int, observer: AnyObserver<Element>)] = []
+    @usableFromInline @exclusivity(unchecked) var nextKey = 0
 
     @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {

@@ -6,7 +6,8 @@ public final class TestableObserver<Element>: ObserverType, @unchecked Sendable 
     /// The scheduler whose clock timestamps the events.
     public let scheduler: TestScheduler
     @usableFromInline let lock = Lock()
-    @usableFromInline var recorded: [Recorded<Event<Element>>] = []
+    /// Guarded by `lock` (runtime exclusivity checks are off).
+    @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
 
     @usableFromInline
     init(scheduler: TestScheduler) {
