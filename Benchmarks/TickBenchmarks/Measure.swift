@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -63,8 +64,18 @@ func measure<State>(
 }
 
 /// The process's current resident set size in bytes (Linux), to measure
-/// memory per pending action as the growth of resident memory.
-func residentBytes() -> Int? { procStatus("VmRSS:") }
+/// memory per pending action as the growth of resident memory. Memory the
+/// allocator holds only because it was freed (old buffers of a growing array)
+/// is returned to the system first, so the figure is what is live.
+func residentBytes() -> Int? {
+    #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(nil, "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    #endif
+    return procStatus("VmRSS:")
+}
 
 /// The process's peak resident set size in bytes, where the platform says.
 func peakResidentBytes() -> Int? {
@@ -96,14 +107,16 @@ func procStatus(_ field: String) -> Int? {
     #endif
 }
 
-/// A fixed-seed generator so every run schedules the same times.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Runs this executable again as `--memory-probe kind n` and reads the bytes
+/// per pending action it prints.
+func memoryProbe(_ kind: String, _ n: Int) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+    process.arguments = ["--memory-probe", kind, String(n)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
 }

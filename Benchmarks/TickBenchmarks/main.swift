@@ -8,7 +8,10 @@ import Tick
 import TickTesting
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
+if arguments.first == "--memory-probe", arguments.count == 3, let n = Int(arguments[2]) {
+    // Internal: one memory measurement in this fresh process (see memoryProbe).
+    print(Scenarios.pendingMemory(kind: arguments[1], n).map { String($0) } ?? "unavailable")
+} else if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: tick-benchmarks [name] [N] [--repetitions R]
         names: \(registry.map(\.name).joined(separator: ", "))

@@ -72,6 +72,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs `body` with a trampoline installed on this thread (creating one if
     /// there is none), then runs the work `body` queued, before returning.
+    @usableFromInline
     static func trampolined<R>(_ body: () -> R) -> R {
         if Trampoline.current != nil { return body() }
         let trampoline = Trampoline()
@@ -93,7 +94,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
 /// The per-thread queue of the current-thread scheduler.
 private final class Trampoline {
-    private var heap = BinaryHeap<ScheduledAction>()
+    private var heap = SchedulerHeap<ScheduledAction>()
     private var sequence: UInt64 = 0
 
     nonisolated(unsafe) private static var key: pthread_key_t = {

@@ -6,6 +6,7 @@ extension ObservableType {
     /// An element received at `t` is emitted at exactly `t + dueTime`. However
     /// many elements are waiting, the operator keeps a single pending timer (for
     /// the oldest one) and a queue of its own.
+    @inlinable
     public func delay(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         let dueTime = checkedDelay(dueTime, "delay(_:scheduler:)")
@@ -17,50 +18,55 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
-    private let dueTime: Duration
-    private let scheduler: any Scheduler
-    private let lock = Lock()
-    // Guarded by `lock`:
-    private var queue = FIFOQueue<(due: SchedulerInstant, event: Event<Element>)>()
-    private var pendingError: (any Error)?
-    private var timerScheduled = false
-    private var delivering = false
-    private let timer = SerialDisposable()
+    @usableFromInline let dueTime: Duration
+    @usableFromInline let scheduler: any Scheduler
+    @usableFromInline let lock = Lock()
+    // Guarded by `lock` (so runtime exclusivity checks are off):
+    @usableFromInline @exclusivity(unchecked) var queue = FIFOQueue<(due: SchedulerInstant, event: Event<Element>)>()
+    @usableFromInline @exclusivity(unchecked) var pendingError: (any Error)?
+    @usableFromInline @exclusivity(unchecked) var timerScheduled = false
+    @usableFromInline @exclusivity(unchecked) var delivering = false
+    /// The timer's action, made once (not per timer). It holds the sink, a
+    /// cycle that `disposeResources` breaks.
+    @usableFromInline @exclusivity(unchecked) var deliverAction: (() -> Void)?
+    @usableFromInline let timer = SerialDisposable()
 
+    @inlinable
     init(downstream: AnyObserver<Element>, dueTime: Duration, scheduler: any Scheduler) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(downstream: downstream)
+        deliverAction = { [self] in deliver() }
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next, .completed:
             let due = scheduler.now + dueTime
-            let startTimer: Bool = lock.withLock {
-                queue.append((due, event))
-                guard !timerScheduled, !delivering else { return false }
-                timerScheduled = true
-                return true
-            }
-            if startTimer { timer.disposable = scheduler.schedule(after: dueTime) { [self] in deliver() } }
+            lock.lock()
+            queue.append((due, event))
+            let action = (timerScheduled || delivering) ? nil : deliverAction
+            if action != nil { timerScheduled = true }
+            lock.unlock()
+            if let action { timer.disposable = scheduler.schedule(after: dueTime, action) }
         case .error(let error):
-            let deliverNow: Bool = lock.withLock {
-                queue.removeAll()
-                if delivering {
-                    pendingError = error
-                    return false
-                }
-                return true
-            }
+            lock.lock()
+            queue.removeAll()
+            let deliverNow = !delivering
+            if !deliverNow { pendingError = error }
+            lock.unlock()
             if deliverNow { forwardError(error) }
         }
     }
 
-    /// Delivers every event that is due, then re-arms the timer for the oldest
-    /// one still waiting. Only one delivery runs at a time.
-    private func deliver() {
+    /// Delivers every event that is due, one at a time outside the lock, then
+    /// re-arms the timer for the oldest one still waiting. Only one delivery
+    /// runs at a time.
+    @inlinable
+    func deliver() {
         lock.lock()
         timerScheduled = false
         delivering = true
@@ -71,27 +77,25 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
                 forwardError(error)
                 return
             }
-            let now = scheduler.now
-            var due: [Event<Element>] = []
-            while let head = queue.first, head.due <= now {
-                due.append(head.event)
-                queue.removeFirst()
-            }
-            if due.isEmpty { break }
+            guard let head = queue.first, head.due <= scheduler.now else { break }
+            queue.removeFirst()
             lock.unlock()
-            for event in due { forward(event) }
+            forward(head.event)
             lock.lock()
         }
         delivering = false
         let next = queue.first?.due
-        if next != nil { timerScheduled = true }
+        let action = next == nil ? nil : deliverAction
+        if action != nil { timerScheduled = true }
         lock.unlock()
-        if let next, !isDisposed {
-            timer.disposable = scheduler.schedule(after: max(.zero, next - scheduler.now)) { [self] in deliver() }
+        if let next, let action, !isDisposed {
+            timer.disposable = scheduler.schedule(after: max(.zero, next - scheduler.now), action)
         }
     }
 
+    @usableFromInline
     override func disposeResources() {
         timer.dispose()
+        lock.withLock { deliverAction = nil }
     }
 }

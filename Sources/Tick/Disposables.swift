@@ -1,5 +1,9 @@
 import Synchronization
 
+// The mutable fields of the disposables below are read and written only while
+// holding their `lock` (or in `init`/`deinit`), so their runtime exclusivity
+// checks are turned off with `@exclusivity(unchecked)`.
+
 /// Something that can release a resource: a subscription, a scheduled action.
 ///
 /// `dispose()` is idempotent: calling it again does nothing. Tick's own
@@ -44,7 +48,7 @@ struct NopDisposable: Disposable {
 /// Runs an action once, on the first ``dispose()``.
 final class AnonymousDisposable: Cancelable, @unchecked Sendable {
     private let lock = Lock()
-    private var action: (() -> Void)?
+    @exclusivity(unchecked) private var action: (() -> Void)?
     private let disposed = Atomic<Bool>(false)
 
     init(_ action: @escaping () -> Void) { self.action = action }
@@ -83,9 +87,9 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
     }
 
     private let lock = Lock()
-    private var items: [(key: UInt64, disposable: any Disposable)] = []
-    private var nextKey: UInt64 = 0
-    private var disposed = false
+    @exclusivity(unchecked) private var items: [(key: UInt64, disposable: any Disposable)] = []
+    @exclusivity(unchecked) private var nextKey: UInt64 = 0
+    @exclusivity(unchecked) private var disposed = false
 
     /// An empty composite.
     public init() {}
@@ -151,8 +155,8 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
 /// After ``dispose()``, any disposable assigned is disposed at once.
 public final class SerialDisposable: Cancelable, @unchecked Sendable {
     private let lock = Lock()
-    private var current: (any Disposable)?
-    private var disposed = false
+    @exclusivity(unchecked) private var current: (any Disposable)?
+    @exclusivity(unchecked) private var disposed = false
 
     /// An empty serial disposable.
     public init() {}
@@ -192,9 +196,9 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
 /// second disposable is disposed.
 public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
     private let lock = Lock()
-    private var current: (any Disposable)?
-    private var assigned = false
-    private var disposed = false
+    @exclusivity(unchecked) private var current: (any Disposable)?
+    @exclusivity(unchecked) private var assigned = false
+    @exclusivity(unchecked) private var disposed = false
 
     /// An unassigned disposable.
     public init() {}
@@ -243,8 +247,8 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
 /// item at once.
 public final class DisposeBag: @unchecked Sendable {
     private let lock = Lock()
-    private var items: [any Disposable] = []
-    private var disposed = false
+    @exclusivity(unchecked) private var items: [any Disposable] = []
+    @exclusivity(unchecked) private var disposed = false
 
     /// An empty bag.
     public init() {}

@@ -1,19 +1,21 @@
 /// A first-in first-out queue with amortized O(1) append and removeFirst.
+@usableFromInline
 struct FIFOQueue<Element> {
-    private var storage: ContiguousArray<Element?> = []
-    private var head = 0
+    @usableFromInline var storage: ContiguousArray<Element?> = []
+    @usableFromInline var head = 0
 
-    var isEmpty: Bool { head == storage.count }
-    var count: Int { storage.count - head }
-    var first: Element? { isEmpty ? nil : storage[head] }
+    @inlinable init() {}
 
-    mutating func append(_ element: Element) { storage.append(element) }
+    @inlinable var isEmpty: Bool { head == storage.count }
+    @inlinable var count: Int { storage.count - head }
+    @inlinable var first: Element? { isEmpty ? nil : storage[head] }
 
-    @discardableResult
+    @inlinable mutating func append(_ element: Element) { storage.append(element) }
+
+    @inlinable @discardableResult
     mutating func removeFirst() -> Element? {
         guard !isEmpty else { return nil }
-        let element = storage[head]
-        storage[head] = nil
+        let element = storage[head].take()
         head += 1
         if head == storage.count {
             storage.removeAll(keepingCapacity: true)
@@ -25,7 +27,7 @@ struct FIFOQueue<Element> {
         return element
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         storage.removeAll()
         head = 0
     }

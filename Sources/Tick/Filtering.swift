@@ -1,6 +1,7 @@
 extension ObservableType {
     /// Emits only the elements for which `predicate` returns `true`; an error it
     /// throws ends the sequence with that error.
+    @inlinable
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -24,14 +25,17 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class FilterSink<Element>: Sink<Element>, @unchecked Sendable {
-    private let predicate: (Element) throws -> Bool
+    @usableFromInline let predicate: (Element) throws -> Bool
 
+    @inlinable
     init(downstream: AnyObserver<Element>, predicate: @escaping (Element) throws -> Bool) {
         self.predicate = predicate
         super.init(downstream: downstream)
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

@@ -6,6 +6,7 @@ extension ObservableType {
     /// a time, as the Rx contract guarantees) and talks to the sink it was
     /// given (`forwardNext`, `forwardError`, …). Per-subscription state lives in
     /// `makeHandler`'s local variables.
+    @inlinable
     func lift<Output>(
         _ makeHandler: @escaping (Sink<Output>) -> (Event<Element>) -> Void
     ) -> Observable<Output> {
@@ -19,4 +20,7 @@ extension ObservableType {
     }
 }
 
-final class LiftSink<Output>: Sink<Output>, @unchecked Sendable {}
+@usableFromInline
+final class LiftSink<Output>: Sink<Output>, @unchecked Sendable {
+    @inlinable override init(downstream: AnyObserver<Output>) { super.init(downstream: downstream) }
+}

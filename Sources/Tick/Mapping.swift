@@ -50,6 +50,7 @@ extension ObservableType {
 extension ObservableType {
     /// Emits the running accumulation: `accumulator(seed, e0)`, then
     /// `accumulator(that, e1)`, … An error it throws ends the sequence.
+    @inlinable
     public func scan<State>(
         _ seed: State, accumulator: @escaping (State, Element) throws -> State
     ) -> Observable<State> {

@@ -44,6 +44,7 @@ public struct Observable<Element>: ObservableType {
     /// ``CurrentThreadScheduler`` trampoline: synchronous sources queue their
     /// elements there, so they are delivered after every operator in the chain
     /// has subscribed (and can stop them), but before this call returns.
+    @inlinable
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let observer = AnyObserver(observer)
@@ -158,7 +159,8 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
         if !terminatedByEvent { onDisposed?() }
     }
 
-    @usableFromInline var terminatedByEvent = false
+    /// Written and read only by the thread that terminates the sink.
+    @usableFromInline @exclusivity(unchecked) var terminatedByEvent = false
 
     @inlinable
     func finish(_ body: () -> Void) {
@@ -175,7 +177,8 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
 @usableFromInline
 final class ClosureSubscription<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline let disposed = Atomic<Bool>(false)
-    @usableFromInline var sink: ClosureSink<Element>?
+    /// Touched only by the caller that flipped `disposed` (and at init).
+    @usableFromInline @exclusivity(unchecked) var sink: ClosureSink<Element>?
 
     @inlinable
     init(_ sink: ClosureSink<Element>) { self.sink = sink }

@@ -32,6 +32,7 @@ public struct AnyObserver<Element>: ObserverType {
     }
 
     /// Wraps another observer.
+    @inlinable
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
         if let erased = observer as? AnyObserver<Element> {
             self = erased

@@ -4,7 +4,8 @@ import Synchronization
 /// never after it was disposed, and is counted as a live resource while pending.
 final class ScheduledAction: Cancelable, @unchecked Sendable {
     private let done = Atomic<Bool>(false)
-    private var action: (() -> Void)?
+    /// Touched only by the caller that flipped `done`.
+    @exclusivity(unchecked) private var action: (() -> Void)?
     private let counter = ResourceCounter()
 
     init(_ action: @escaping () -> Void) {

@@ -11,9 +11,12 @@ import Synchronization
 class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline final let downstream: AnyObserver<Output>
     @usableFromInline final let state = Atomic<UInt8>(0)
-    private final var upstream: (any Disposable)?
+    // Exclusivity is guaranteed by `state` (written before publication, then
+    // touched only by the one caller that set the disposed bit), so runtime
+    // checks are turned off for these two fields.
+    @exclusivity(unchecked) private final var upstream: (any Disposable)?
     /// Counts this subscription as live until it is disposed or terminated.
-    private final var token: ResourceToken? = ResourceToken()
+    @exclusivity(unchecked) private final var token: ResourceToken? = ResourceToken()
 
     @usableFromInline static var upstreamSet: UInt8 { 1 }
     @usableFromInline static var disposedBit: UInt8 { 2 }

@@ -11,13 +11,14 @@ import Synchronization
 final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline typealias Entry = (key: UInt64, observer: AnyObserver<Element>)
 
+    /// Guards every mutable field below (runtime exclusivity checks are off).
     @usableFromInline let lock = Lock()
-    @usableFromInline var observers: ContiguousArray<Entry> = []
-    private var nextKey: UInt64 = 0
-    @usableFromInline var stoppedEvent: Event<Element>?
-    @usableFromInline var buffer: RingBuffer<Element>
+    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Entry> = []
+    @exclusivity(unchecked) private var nextKey: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var stoppedEvent: Event<Element>?
+    @usableFromInline @exclusivity(unchecked) var buffer: RingBuffer<Element>
     /// The number of `next` events ever received.
-    @usableFromInline var received: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var received: UInt64 = 0
     private let replaysAfterTerminal: Bool
 
     @usableFromInline

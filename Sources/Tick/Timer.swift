@@ -6,6 +6,7 @@ extension Observable where Element: FixedWidthInteger {
     /// no drift. A negative `dueTime` is reported as misuse and treated as zero;
     /// a `period` that is not positive is reported and nothing is emitted after
     /// `0`... see ``Scheduler`` for the rules.
+    @inlinable
     public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
         Observable { observer in
             let sink = TimerSink(downstream: observer)
@@ -20,20 +21,27 @@ extension Observable where Element: FixedWidthInteger {
 
     /// Emits `0`, `1`, `2`, … every `period`, the first one `period` after
     /// subscription (at exactly `subscription + (k + 1) × period`).
+    @inlinable
     public static func interval(_ period: Duration, scheduler: any Scheduler) -> Observable<Element> {
         timer(period, period: period, scheduler: scheduler)
     }
 }
 
+@usableFromInline
 final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sendable {
-    private var count: Element = 0
+    /// Touched only by the scheduler's actions, one at a time.
+    @usableFromInline @exclusivity(unchecked) var count: Element = 0
 
+    @inlinable override init(downstream: AnyObserver<Element>) { super.init(downstream: downstream) }
+
+    @inlinable
     func tick() {
         let value = count
         count &+= 1
         forwardNext(value)
     }
 
+    @inlinable
     func fireOnce() {
         forwardNext(0)
         forwardCompleted()

@@ -1,6 +1,7 @@
 extension ObservableType {
     /// Transforms each element with `transform`; an error it throws ends the
     /// sequence with that error.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
         return Observable { observer in
@@ -11,14 +12,17 @@ extension ObservableType {
     }
 }
 
+@usableFromInline
 final class MapSink<Input, Output>: Sink<Output>, @unchecked Sendable {
-    private let transform: (Input) throws -> Output
+    @usableFromInline let transform: (Input) throws -> Output
 
+    @inlinable
     init(downstream: AnyObserver<Output>, transform: @escaping (Input) throws -> Output) {
         self.transform = transform
         super.init(downstream: downstream)
     }
 
+    @inlinable
     func on(_ event: Event<Input>) {
         switch event {
         case .next(let element):

@@ -10,9 +10,12 @@ public protocol TestableObservable<Element>: ObservableType {
 }
 
 /// Shared bookkeeping of the subscription log.
+@usableFromInline
 final class SubscriptionLog: @unchecked Sendable {
     private let lock = Lock()
     private var entries: [Subscription] = []
+
+    @usableFromInline init() {}
 
     var all: [Subscription] { lock.withLock { entries } }
 
@@ -42,11 +45,13 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     /// The scheduler the events happen on.
     public let scheduler: TestScheduler
     public let recordedEvents: [Recorded<Event<Element>>]
-    private let log = SubscriptionLog()
-    private let lock = Lock()
-    private var observers: [(key: Int, observer: AnyObserver<Element>)] = []
-    private var nextKey = 0
+    @usableFromInline let log = SubscriptionLog()
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock` (runtime exclusivity checks are off).
+    @usableFromInline @exclusivity(unchecked) var observers: [(key: Int, observer: AnyObserver<Element>)] = []
+    @usableFromInline @exclusivity(unchecked) var nextKey = 0
 
+    @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.scheduler = scheduler
         self.recordedEvents = events
@@ -60,7 +65,9 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
             // event, whether or not the test holds on to it (as in RxTest).
             scheduler.scheduleAt(recorded.time) { [self] in
                 let snapshot = self.lock.withLock { self.observers }
-                for entry in snapshot { entry.observer.on(event) }
+                snapshot.withUnsafeBufferPointer { entries in
+                    for index in entries.indices { entries[index].observer.on(event) }
+                }
             }
         }
     }
@@ -118,6 +125,7 @@ public final class ColdObservable<Element>: TestableObservable, @unchecked Senda
 
 extension TestScheduler {
     /// A hot observable emitting `events` at their absolute times.
+    @inlinable
     public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>]) -> HotObservable<Element> {
         HotObservable(scheduler: self, events: events)
     }

@@ -13,7 +13,7 @@ import Synchronization
 /// ```
 ///
 /// ## Time rules
-/// - Pending work lives in a binary heap ordered by (due time, order of
+/// - Pending work lives in a heap (4-ary) ordered by (due time, order of
 ///   scheduling). Work due at the same instant runs in the order it was
 ///   scheduled, always.
 /// - ``now`` never goes backwards. Work scheduled for the past (a negative
@@ -43,15 +43,30 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private let lock = Lock()
     /// Everything mutable, guarded by `lock` and changed through `State`'s
     /// methods (one exclusive access per operation).
-    private var state: State
+    private let storage: UnsafeMutablePointer<State>
+    /// The state behind `lock`. It lives behind a pointer allocated once, so
+    /// accessing it costs no dynamic exclusivity check (the lock already makes
+    /// every access exclusive).
+    private var state: State {
+        _read { yield storage.pointee }
+        _modify { yield &storage.pointee }
+    }
     private let counter = ResourceCounter()
     /// What the disposables of scheduled work refer to (weakly, to the scheduler).
     private let handle = CancellationHandle()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     let marbleExpectations = MarbleExpectationStore()
 
+    /// A scheduled action. Wrapping the closure in a concrete struct keeps it
+    /// in its natural representation inside the generic heap; stored bare as
+    /// the heap's `Payload`, every closure would be rewrapped in a
+    /// reabstraction thunk (one allocation per scheduled action).
+    private struct Work {
+        let run: () -> Void
+    }
+
     private struct State {
-        var heap = BinaryHeap<() -> Void>()
+        var heap = SchedulerHeap<Work>()
         var sequence: UInt64 = 0
         var current: Duration
         /// One bit per sequence number ever scheduled: set once the entry ran or
@@ -84,7 +99,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             }
             let key = sequence
             if sequence & 63 == 0 { done.append(0) }
-            heap.push(.init(due: due, sequence: sequence, payload: action))
+            heap.push(.init(due: due, sequence: sequence, payload: Work(run: action)))
             sequence &+= 1
             return key
         }
@@ -131,7 +146,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
                 }
                 markDone(entry.sequence)
                 current = entry.due
-                return entry.payload
+                return entry.payload.run
             }
             return nil
         }
@@ -165,9 +180,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.frame = frame
         self.frameAttoseconds = frame.totalAttoseconds
         self.simulateProcessingDelay = simulateProcessingDelay
-        self.state = State(current: .zero, budget: max(1, stepBudget))
+        self.storage = .allocate(capacity: 1)
+        storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
         self.state.current = instant(for: initialClock).offset
         self.handle.scheduler = self
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     // MARK: Clock
@@ -201,6 +222,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func testTime(for instant: SchedulerInstant) -> TestTime {
         let frameAttos = frameAttoseconds
         let attos = instant.offset.totalAttoseconds
+        // Fast path: both fit in 64 bits (about ±9.2 s of attoseconds), so the
+        // division needs no 128-bit arithmetic.
+        if let small = Int64(exactly: attos), let frame64 = Int64(exactly: frameAttos) {
+            var (frames, rest) = small.quotientAndRemainder(dividingBy: frame64)
+            if rest < 0 {
+                frames -= 1
+                rest += frame64
+            }
+            return TestTime(frames: Int(frames), remainder: rest == 0 ? .zero : Duration(totalAttoseconds: Int128(rest)))
+        }
         var frames = attos / frameAttos
         var rest = attos % frameAttos
         if rest < 0 {

@@ -5,9 +5,11 @@ import Tick
 public final class TestableObserver<Element>: ObserverType, @unchecked Sendable {
     /// The scheduler whose clock timestamps the events.
     public let scheduler: TestScheduler
-    private let lock = Lock()
-    private var recorded: [Recorded<Event<Element>>] = []
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock` (runtime exclusivity checks are off).
+    @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
 
+    @usableFromInline
     init(scheduler: TestScheduler) {
         self.scheduler = scheduler
     }
@@ -15,6 +17,7 @@ public final class TestableObserver<Element>: ObserverType, @unchecked Sendable 
     /// Everything received so far, in order, with its time.
     public var events: [Recorded<Event<Element>>] { lock.withLock { recorded } }
 
+    @inlinable
     public func on(_ event: Event<Element>) {
         let time = scheduler.clock
         lock.withLock { recorded.append(Recorded(time: time, value: event)) }
@@ -23,6 +26,7 @@ public final class TestableObserver<Element>: ObserverType, @unchecked Sendable 
 
 extension TestScheduler {
     /// A new observer that records events with this scheduler's clock.
+    @inlinable
     public func createObserver<Element>(_ type: Element.Type = Element.self) -> TestableObserver<Element> {
         TestableObserver(scheduler: self)
     }

@@ -2,19 +2,6 @@ import Testing
 import Tick
 import TickTesting
 
-/// SplitMix64: a tiny seeded generator, so every run tests the same cases.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random timelines that the marble language can write: events in time
 /// order, same-time events as one group that takes its text width, a `^` at
 /// 0 when some events are negative, nothing after a terminal event.

@@ -3,21 +3,10 @@ import Testing
 import TickTesting
 
 /// The heap's pop order against the obvious reference: sort by (time, sequence).
-@Suite(.checksResourceLeaks) struct BinaryHeapTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
+@Suite(.checksResourceLeaks) struct SchedulerHeapTests {
     @Test func tenThousandRandomEntriesPopInTimeThenSequenceOrder() {
-        var rng = SplitMix64(state: 42)
-        var heap = BinaryHeap<Int>()
+        var rng = SeededGenerator(seed: 42)
+        var heap = SchedulerHeap<Int>()
         var reference: [(due: Duration, sequence: UInt64)] = []
         // Few distinct times, so ties are common.
         for sequence in 0..<10_000 as Range<UInt64> {
@@ -37,8 +26,8 @@ import TickTesting
     }
 
     @Test func interleavedPushesAndPopsMatchTheReference() {
-        var rng = SplitMix64(state: 7)
-        var heap = BinaryHeap<Void>()
+        var rng = SeededGenerator(seed: 7)
+        var heap = SchedulerHeap<Void>()
         var reference: [(due: Duration, sequence: UInt64)] = []
         var sequence: UInt64 = 0
         for _ in 0..<10_000 {
@@ -59,7 +48,7 @@ import TickTesting
     }
 
     @Test func schedulerRunsTenThousandRandomActionsInReferenceOrder() {
-        var rng = SplitMix64(state: 2026)
+        var rng = SeededGenerator(seed: 2026)
         let scheduler = TestScheduler(stepBudget: 20_000)
         var ran: [Int] = []
         var reference: [(time: Int, index: Int)] = []

@@ -1,10 +1,15 @@
-/// A binary min-heap of scheduled entries ordered by (due time, sequence number).
+/// A min-heap of scheduled entries ordered by (due time, sequence number).
 ///
 /// Used by every Tick scheduler that keeps its own queue. The sequence number
 /// makes the order total and stable: entries due at the same time come out in
 /// the order they were pushed. Push and pop are O(log n); the entries live
 /// inline in one contiguous array.
-@_spi(TickInternals) @frozen public struct BinaryHeap<Payload> {
+///
+/// Each node has four children rather than two (a 4-ary heap): half as many
+/// levels, and a node's children are adjacent in memory, so a pop from a
+/// large queue touches far fewer cache lines. Measured with
+/// `tick-benchmarks scaling`.
+@_spi(TickInternals) @frozen public struct SchedulerHeap<Payload> {
     @frozen public struct Entry {
         /// The due time as attoseconds, split in two words so comparisons
         /// inline (`Duration`'s own `<` is an opaque call).
@@ -81,7 +86,7 @@
             guard hole > 0 else { return }
             var moving = (base + hole).move()
             while hole > 0 {
-                let parent = (hole - 1) / 2
+                let parent = (hole - 1) / 4
                 let parentPointer = base + parent
                 guard Self.before(&moving, parentPointer) else { break }
                 (base + hole).moveInitialize(from: parentPointer, count: 1)
@@ -105,14 +110,20 @@
             let top = base.move()
             var hole = 0
             while true {
-                let left = 2 * hole + 1
-                guard left < count else { break }
-                let right = left + 1
-                let smaller = (right < count && Self.before(base + right, base + left)) ? right : left
-                let smallerPointer = base + smaller
-                guard smallerPointer.pointee.isBefore(high: high, low: low, sequence: sequence) else { break }
-                (base + hole).moveInitialize(from: smallerPointer, count: 1)
-                hole = smaller
+                // The smallest of up to four children, which sit side by side.
+                let first = 4 * hole + 1
+                guard first < count else { break }
+                var smallest = first
+                var child = first + 1
+                let end = min(first + 4, count)
+                while child < end {
+                    if Self.before(base + child, base + smallest) { smallest = child }
+                    child += 1
+                }
+                let smallestPointer = base + smallest
+                guard smallestPointer.pointee.isBefore(high: high, low: low, sequence: sequence) else { break }
+                (base + hole).moveInitialize(from: smallestPointer, count: 1)
+                hole = smallest
             }
             (base + hole).moveInitialize(from: lastPointer, count: 1)
             lastPointer.initialize(to: top)
