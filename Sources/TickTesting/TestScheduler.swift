@@ -117,7 +117,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// otherwise stay in the heap until the clock passes them, and one that
         /// captures this scheduler (any time operator's sink does) would keep it
         /// alive in a reference cycle if the clock never gets there.
-        mutating func takeAllIfAllCancelled() -> Any? {
+        mutating func takeAllIfAllCancelled() -> SchedulerHeap<Work>? {
             guard cancelledInHeap == heap.count else { return nil }
             cancelledInHeap = 0
             defer { heap = .init() }
@@ -309,7 +309,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     fileprivate func cancel(_ sequence: UInt64) {
-        var released: Any?
+        var released: SchedulerHeap<Work>?
         lock.lock()
         let cancelled = state.cancel(sequence)
         if cancelled { released = state.takeAllIfAllCancelled() }
