@@ -80,6 +80,14 @@ public final class ActivityIndicatorButton: @unchecked Sendable {
         return lock.withLock { body(&model, now) }
     }
 
+    /// Sets a property that changes without animation: the appearance snaps.
+    private func setWithoutAnimation<Value>(_ property: WritableKeyPath<ButtonModel, Value>, _ value: Value) {
+        change {
+            $0[keyPath: property] = value
+            $0.snapAppearance(at: $1)
+        }
+    }
+
     // MARK: State
 
     /// The current state. Setting it transitions with animation (as
@@ -124,44 +132,44 @@ public final class ActivityIndicatorButton: @unchecked Sendable {
     /// The background style (default `.solid`). Changing it is not animated.
     public var style: ActivityIndicatorButtonStyle {
         get { read { $0.style } }
-        set { change { $0.style = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.style, newValue) }
     }
 
     /// The normal tint (default ``ButtonColor/systemBlue``), used when the state sets none.
     public var tintColor: ButtonColor {
         get { read { $0.tintColor } }
-        set { change { $0.tintColor = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.tintColor, newValue) }
     }
 
     /// The normal track colour (default ``ButtonColor/lightGray``).
     public var normalTrackColor: ButtonColor {
         get { read { $0.normalTrackColor } }
-        set { change { $0.normalTrackColor = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.normalTrackColor, newValue) }
     }
 
     /// The normal foreground (solid image tint) colour (default white).
     public var normalForegroundColor: ButtonColor {
         get { read { $0.normalForegroundColor } }
-        set { change { $0.normalForegroundColor = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.normalForegroundColor, newValue) }
     }
 
     /// The ripple colour (default 50 % grey at alpha 0.5).
     public var hitAnimationColor: ButtonColor {
         get { read { $0.hitAnimationColor } }
-        set { change { $0.hitAnimationColor = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.hitAnimationColor, newValue) }
     }
 
     /// The drop shadow colour of solid buttons (default black).
     public var shadowColor: ButtonColor {
         get { read { $0.shadowColor } }
-        set { change { $0.shadowColor = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.shadowColor, newValue) }
     }
 
     /// Whether the button is enabled (default true). A disabled button shows
     /// desaturated tint and foreground colours and ignores touches.
     public var isEnabled: Bool {
         get { read { $0.isEnabled } }
-        set { change { $0.isEnabled = newValue; $0.snapAppearance(at: $1) } }
+        set { setWithoutAnimation(\.isEnabled, newValue) }
     }
 
     /// The tint the current state resolves to (state override, else ``tintColor``; desaturated when disabled).
