@@ -4,8 +4,8 @@ extension Observable where Element: FixedWidthInteger {
     ///
     /// Elements are due at exactly `subscription + dueTime + k × period`, with
     /// no drift. A negative `dueTime` is reported as misuse and treated as zero;
-    /// a `period` that is not positive is reported and nothing is emitted after
-    /// `0`... see ``Scheduler`` for the rules.
+    /// a `period` that is not positive is reported as misuse and nothing is
+    /// emitted at all (the ``Scheduler`` rules for periodic work).
     @inlinable
     public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
         Observable { observer in

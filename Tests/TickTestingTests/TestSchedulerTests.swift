@@ -162,6 +162,29 @@ import TickTesting
         #expect(scheduler.clock == 2)
     }
 
+    @Test func aPeriodThatIsNotPositiveIsReportedAndNothingRuns() {
+        let scheduler = TestScheduler()
+        var ran = 0
+        withKnownIssue {
+            scheduler.schedulePeriodic(after: .zero, period: .zero) { ran += 1 }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("period") }
+        }
+        var events: [Event<Int>] = []
+        var subscription: (any Disposable)?
+        withKnownIssue {
+            subscription = Observable<Int>.timer(.milliseconds(1), period: .milliseconds(-1), scheduler: scheduler)
+                .subscribe { events.append($0) }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("period") }
+        }
+        scheduler.run()
+        #expect(ran == 0)
+        #expect(events.isEmpty, "not even the first element")
+        #expect(scheduler.pendingCount == 0)
+        subscription?.dispose()
+    }
+
     @Test func stepBudgetStopsAnEndlessRunAndSaysSo() {
         let scheduler = TestScheduler(stepBudget: 50)
         var count = 0
