@@ -74,8 +74,8 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     /// there is none), then runs the work `body` queued, before returning.
     @usableFromInline
     static func trampolined<R>(_ body: () -> R) -> R {
-        if Trampoline.current != nil { return body() }
-        let trampoline = Trampoline()
+        let trampoline = Trampoline.forThisThread
+        if trampoline.isDraining { return body() }
         return trampoline.drain(after: body)
     }
 
@@ -85,27 +85,49 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
             trampoline.push(due: due, item)
             return item
         }
-        let trampoline = Trampoline()
+        let trampoline = Trampoline.forThisThread
         trampoline.push(due: due, item)
         trampoline.drain()
         return item
     }
 }
 
-/// The per-thread queue of the current-thread scheduler.
+/// The per-thread queue of the current-thread scheduler. Each thread has one,
+/// made on first use, reused for every outermost `schedule`/`subscribe` (no
+/// allocation per subscription) and released when the thread exits.
 private final class Trampoline {
     private var heap = SchedulerHeap<ScheduledAction>()
     private var sequence: UInt64 = 0
+    /// `true` while `drain` runs: work scheduled then is queued, not run at once.
+    private(set) var isDraining = false
 
     nonisolated(unsafe) private static var key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        #if canImport(Darwin)
+        pthread_key_create(&key) { Unmanaged<Trampoline>.fromOpaque($0).release() }
+        #else
+        pthread_key_create(&key) { raw in
+            if let raw { Unmanaged<Trampoline>.fromOpaque(raw).release() }
+        }
+        #endif
         return key
     }()
 
+    /// This thread's trampoline (made on first use).
+    static var forThisThread: Trampoline {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let trampoline = Trampoline()
+        pthread_setspecific(key, Unmanaged.passRetained(trampoline).toOpaque())
+        return trampoline
+    }
+
+    /// This thread's trampoline while it is draining, otherwise `nil`.
     static var current: Trampoline? {
         guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
+        let trampoline = Unmanaged<Trampoline>.fromOpaque(raw).takeUnretainedValue()
+        return trampoline.isDraining ? trampoline : nil
     }
 
     func push(due: SchedulerInstant, _ item: ScheduledAction) {
@@ -122,8 +144,8 @@ private final class Trampoline {
     /// Installs this trampoline, runs `body`, then runs queued work until the
     /// queue is empty.
     func drain<R>(after body: () -> R) -> R {
-        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(Self.key, nil) }
+        isDraining = true
+        defer { isDraining = false }
         let result = body()
         while let entry = heap.popFirst() {
             let wait = entry.due - SchedulerInstant.monotonicNow.offset
