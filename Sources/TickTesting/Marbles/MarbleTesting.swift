@@ -179,7 +179,11 @@ public struct MarbleExpectation<Element> {
         let recorder = self.recorder
         let frame = scheduler.frame
         scheduler.marbleExpectations.add(check: {
-            let diff = Marbles.diff(expected: expected, actual: recorder.events, values: values, frame: frame)
+            let actual = recorder.events
+            // The common case, a match, needs no diagrams: only a mismatch
+            // pays for laying out the diff.
+            if actual == expected { return }
+            let diff = Marbles.diff(expected: expected, actual: actual, values: values, frame: frame)
             if !diff.isEqual {
                 TestFailureReporter.fail("marble expectation failed\n\(diff.description)", at: site)
             }
