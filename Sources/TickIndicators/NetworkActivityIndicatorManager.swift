@@ -351,7 +351,11 @@ extension NetworkActivityIndicatorManager {
             self.requestKey = requestKey
         }
 
-        /// Alamofire 5's task notifications.
+        /// Alamofire 5's task notifications: the raw values of its
+        /// `Request.didResumeTaskNotification`, `didSuspendTaskNotification` and
+        /// `didCompleteTaskNotification`, whose `userInfo` holds the `Request`
+        /// under `org.alamofire.notification.key.request` (the request object's
+        /// identity is the request id).
         public static let alamofire = NotificationNames(
             didResume: Notification.Name("org.alamofire.notification.name.request.didResumeTask"),
             didSuspend: Notification.Name("org.alamofire.notification.name.request.didSuspendTask"),
