@@ -63,8 +63,9 @@ private final class PeriodicDispatchTimer: Cancelable, @unchecked Sendable {
         timer = DispatchSource.makeTimerSource(queue: queue)
         counter.increment()
         let action = UncheckedSendable(action)
-        timer.setEventHandler { [disposed = UncheckedSendable(self)] in
-            guard !disposed.value.isDisposed else { return }
+        // The handler holds this object until `dispose` clears the handler.
+        timer.setEventHandler { [self] in
+            guard !isDisposed else { return }
             action.value()
         }
         timer.schedule(deadline: start, repeating: period, leeway: .nanoseconds(0))

@@ -55,9 +55,6 @@
     @inlinable public var isEmpty: Bool { storage.isEmpty }
     @inlinable public var first: Entry? { storage.first }
 
-    /// The due time of the first entry, without copying its payload.
-    @inlinable public var firstDue: Duration? { storage.isEmpty ? nil : storage.withUnsafeBufferPointer { $0[0].due } }
-
     /// `true` if the first entry is due at or before `limit`.
     @inlinable public func firstIsDue(notAfter limit: Duration) -> Bool {
         guard !storage.isEmpty else { return false }
@@ -67,8 +64,6 @@
             return first.pointee.dueHigh < high || (first.pointee.dueHigh == high && first.pointee.dueLow <= low)
         }
     }
-
-    @inlinable public mutating func reserveCapacity(_ n: Int) { storage.reserveCapacity(n) }
 
     @inlinable @inline(__always)
     static func before(_ a: UnsafePointer<Entry>, _ b: UnsafePointer<Entry>) -> Bool {
@@ -131,5 +126,4 @@
         return storage.removeLast()
     }
 
-    @inlinable public mutating func removeAll() { storage.removeAll() }
 }

@@ -40,14 +40,6 @@ extension Recorded {
     }
 }
 
-extension Recorded {
-    /// `next(a) @ 210`, `completed @ 250`: how a list of recorded events reads in
-    /// a failure message.
-    static func describe<Element>(_ events: [Recorded<Event<Element>>]) -> String where Value == Event<Element> {
-        "[" + events.map(\.description).joined(separator: ", ") + "]"
-    }
-}
-
 /// When a test observable was subscribed to and (if it was) unsubscribed from.
 public struct Subscription: Hashable, Sendable, CustomStringConvertible {
     /// The time of subscription.
