@@ -40,117 +40,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Whether work due at or before ``now`` runs one frame later (RxTest's behaviour).
     public let simulateProcessingDelay: Bool
 
-    private let lock = Lock()
+    let lock = Lock()
     /// Everything mutable, guarded by `lock` and changed through `State`'s
     /// methods (one exclusive access per operation).
     private let storage: UnsafeMutablePointer<State>
     /// The state behind `lock`. It lives behind a pointer allocated once, so
     /// accessing it costs no dynamic exclusivity check (the lock already makes
     /// every access exclusive).
-    private var state: State {
+    var state: State {
         _read { yield storage.pointee }
         _modify { yield &storage.pointee }
     }
-    private let counter = ResourceCounter()
+    let counter = ResourceCounter()
     /// What the disposables of scheduled work refer to (weakly, to the scheduler).
-    private let handle = CancellationHandle()
+    let handle = CancellationHandle()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     let marbleExpectations = MarbleExpectationStore()
-
-    /// A scheduled action. Wrapping the closure in a concrete struct keeps it
-    /// in its natural representation inside the generic heap; stored bare as
-    /// the heap's `Payload`, every closure would be rewrapped in a
-    /// reabstraction thunk (one allocation per scheduled action).
-    private struct Work {
-        let run: () -> Void
-    }
-
-    private struct State {
-        var heap = SchedulerHeap<Work>()
-        var sequence: UInt64 = 0
-        var current: Duration
-        /// One bit per sequence number ever scheduled: set once the entry ran or
-        /// was cancelled. Entries leave the heap in strictly increasing (due,
-        /// sequence) order, so this is all cancellation needs to know, and the
-        /// disposable it hands out can be two words with no allocation.
-        var done: [UInt64] = []
-        /// Cancelled entries still sitting in the heap.
-        var cancelledInHeap = 0
-        var isAdvancing = false
-        var stopRequested = false
-        var budget: Int
-
-        var pending: Int { heap.count - cancelledInHeap }
-
-        func isDone(_ sequence: UInt64) -> Bool {
-            done[Int(sequence >> 6)] & (1 << (sequence & 63)) != 0
-        }
-
-        mutating func markDone(_ sequence: UInt64) {
-            done[Int(sequence >> 6)] |= 1 << (sequence & 63)
-        }
-
-        mutating func enqueue(
-            due: Duration, frame: Duration, simulateProcessingDelay: Bool, _ action: @escaping () -> Void
-        ) -> UInt64 {
-            var due = due
-            if due <= current {
-                due = simulateProcessingDelay ? current + frame : current
-            }
-            let key = sequence
-            if sequence & 63 == 0 { done.append(0) }
-            heap.push(.init(due: due, sequence: sequence, payload: Work(run: action)))
-            sequence &+= 1
-            return key
-        }
-
-        /// Marks a pending entry cancelled; `false` if it already ran or was cancelled.
-        mutating func cancel(_ sequence: UInt64) -> Bool {
-            guard sequence < self.sequence, !isDone(sequence) else { return false }
-            markDone(sequence)
-            cancelledInHeap += 1
-            return true
-        }
-
-        /// When every entry left in the heap is cancelled, takes them all out
-        /// (to be released by the caller outside the lock). Cancelled actions
-        /// otherwise stay in the heap until the clock passes them, and one that
-        /// captures this scheduler (any time operator's sink does) would keep it
-        /// alive in a reference cycle if the clock never gets there.
-        mutating func takeAllIfAllCancelled() -> SchedulerHeap<Work>? {
-            guard cancelledInHeap == heap.count else { return nil }
-            cancelledInHeap = 0
-            defer { heap = .init() }
-            return heap
-        }
-
-        /// `true` if an entry that was not cancelled is due at or before `limit`
-        /// (any, if nil). Drops cancelled entries found at the front.
-        mutating func hasRunnable(notAfter limit: Duration?) -> Bool {
-            while limit.map({ heap.firstIsDue(notAfter: $0) }) ?? !heap.isEmpty {
-                guard let sequence = heap.first?.sequence, isDone(sequence) else { return true }
-                _ = heap.popFirst()
-                cancelledInHeap -= 1
-            }
-            return false
-        }
-
-        /// Takes the next entry due at or before `limit` (any, if nil) that was
-        /// not cancelled, and moves the clock to its due time.
-        mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
-            while limit.map({ heap.firstIsDue(notAfter: $0) }) ?? !heap.isEmpty {
-                let entry = heap.popFirst().unsafelyUnwrapped
-                if isDone(entry.sequence) {
-                    cancelledInHeap -= 1
-                    continue
-                }
-                markDone(entry.sequence)
-                current = entry.due
-                return entry.payload.run
-            }
-            return nil
-        }
-    }
 
     /// The default ``stepBudget``.
     public static let defaultStepBudget = 100_000
@@ -290,7 +195,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Schedules at an absolute instant (now if nil), clamped to now (plus a
     /// frame when simulating processing delay).
-    fileprivate func enqueue(due: SchedulerInstant?, _ action: @escaping () -> Void) -> ScheduledEntry {
+    func enqueue(due: SchedulerInstant?, _ action: @escaping () -> Void) -> ScheduledEntry {
         lock.lock()
         let key = state.enqueue(
             due: due?.offset ?? state.current, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
@@ -308,7 +213,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return ScheduledEntry(handle: handle, sequence: key)
     }
 
-    fileprivate func cancel(_ sequence: UInt64) {
+    func cancel(_ sequence: UInt64) {
         var released: SchedulerHeap<Work>?
         lock.lock()
         let cancelled = state.cancel(sequence)
@@ -320,176 +225,4 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         withExtendedLifetime(released) {}
     }
 
-    // MARK: Running
-
-    /// Runs everything due up to and including `time`, then sets the clock to `time`.
-    public func advance(
-        to time: TestTime,
-        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
-        advance(
-            toInstant: instant(for: time), described: "advance(to: \(time))",
-            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
-
-    /// Runs everything due up to and including the instant `time`, then sets the clock to it.
-    public func advance(
-        to time: SchedulerInstant,
-        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
-        advance(
-            toInstant: time, described: "advance(to: \(time))",
-            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
-
-    /// Moves the clock forward by `duration`, running everything due meanwhile.
-    public func advance(
-        by duration: Duration,
-        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
-        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard duration >= .zero else {
-            TestFailureReporter.fail(
-                "advance(by: \(duration.exactDescription)) would move time backwards; virtual time never goes backwards. Nothing was run.",
-                at: site)
-            return
-        }
-        advance(toInstant: now + duration, described: "advance(by: \(duration.exactDescription))", site: site)
-    }
-
-    /// Moves the clock forward by `frames` frames, running everything due meanwhile.
-    public func advance(
-        by frames: Int,
-        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
-        advance(by: frame * frames, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
-
-    /// Runs scheduled work until nothing is pending (within the step budget).
-    /// The clock ends at the due time of the last action run. Then checks the
-    /// pending marble expectations (`expect(...).toBe(...)`), exactly like
-    /// ``flush(fileID:filePath:line:column:)``.
-    public func run(
-        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) {
-        advance(
-            toInstant: nil, described: "run()",
-            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-        marbleExpectations.checkAll()
-    }
-
-    /// Stops the `advance`/`run` in progress after the current action.
-    public func stop() {
-        lock.withLock { state.stopRequested = true }
-    }
-
-    private func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
-        lock.lock()
-        if state.isAdvancing {
-            lock.unlock()
-            TestFailureReporter.fail(
-                "\(described) was called from inside an action of the same TestScheduler; only the test drives virtual time. Schedule the work instead. Ignored.",
-                at: site)
-            return
-        }
-        if let target, target.offset < state.current {
-            let now = state.current
-            lock.unlock()
-            TestFailureReporter.fail(
-                "\(described) is in the past (now is \(testTime(for: SchedulerInstant(offset: now)))); virtual time never goes backwards. Ignored.",
-                at: site)
-            return
-        }
-        state.isAdvancing = true
-        state.stopRequested = false
-        let budget = state.budget
-        let limit = target?.offset
-        var steps = 0
-        var exceeded = false
-        while !state.stopRequested {
-            if steps == budget {
-                exceeded = state.hasRunnable(notAfter: limit)
-                if exceeded { break }
-            }
-            guard let action = state.takeNext(notAfter: limit) else { break }
-            steps += 1
-            lock.unlock()
-            counter.decrement()
-            action()
-            lock.lock()
-        }
-        if let limit, !exceeded, !state.stopRequested, limit > state.current { state.current = limit }
-        state.isAdvancing = false
-        state.stopRequested = false
-        let (pending, now) = (state.pending, state.current)
-        lock.unlock()
-        if exceeded {
-            TestFailureReporter.fail(
-                "\(described) stopped after \(budget) actions, the step budget, with \(pending) still pending at \(testTime(for: SchedulerInstant(offset: now))). An endless timer or a source that reschedules itself? Advance to a fixed time, dispose it, or raise TestScheduler.stepBudget.",
-                at: site)
-        }
-    }
-}
-
-/// Lets the disposables of scheduled work reach their scheduler without
-/// keeping it alive: one per scheduler, shared by all of them.
-final class CancellationHandle: @unchecked Sendable {
-    weak var scheduler: TestScheduler?
-}
-
-/// The disposable for one pending entry of a ``TestScheduler``: two words, no
-/// allocation of its own. Disposing it cancels the entry if it has not run;
-/// disposing again, or after it ran, does nothing.
-struct ScheduledEntry: Disposable {
-    let handle: CancellationHandle
-    let sequence: UInt64
-
-    func dispose() {
-        handle.scheduler?.cancel(sequence)
-    }
-}
-
-/// Periodic work on a test scheduler: each run is due exactly `period` after
-/// the previous due time, never after the time it actually ran.
-private final class PeriodicTask: Disposable, @unchecked Sendable {
-    private weak var scheduler: TestScheduler?
-    private let period: Duration
-    private var action: (() -> Void)?
-    private let lock = Lock()
-    private var pending: ScheduledEntry?
-    private var disposed = false
-
-    init(scheduler: TestScheduler, period: Duration, action: @escaping () -> Void) {
-        self.scheduler = scheduler
-        self.period = period
-        self.action = action
-    }
-
-    func start(at due: SchedulerInstant) {
-        guard let scheduler else { return }
-        let entry = scheduler.enqueue(due: due) { [self] in fire(due: due) }
-        let keep = lock.withLock { () -> Bool in
-            guard !disposed else { return false }
-            pending = entry
-            return true
-        }
-        if !keep { entry.dispose() }
-    }
-
-    private func fire(due: SchedulerInstant) {
-        let action = lock.withLock { disposed ? nil : self.action }
-        action?()
-        start(at: due + period)
-    }
-
-    func dispose() {
-        let entry = lock.withLock { () -> ScheduledEntry? in
-            guard !disposed else { return nil }
-            disposed = true
-            action = nil
-            defer { pending = nil }
-            return pending
-        }
-        entry?.dispose()
-    }
 }
