@@ -33,6 +33,9 @@ let package = Package(
             name: "DocTests",
             dependencies: ["Tick", "TickTesting", "TickIndicators", "DocTestKit"],
             exclude: ["Fixtures"],
+            // A page's file sees only what the page imports, members of
+            // extensions included (Docs/DocsAsTests.md).
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
             plugins: ["DocTestsPlugin"]),
         .testTarget(name: "DocTestKitTests", dependencies: ["DocTestKit"], exclude: ["Fixtures"]),
     ],

@@ -6,9 +6,11 @@ import PackagePlugin
 ///
 /// The pages live outside the test target, so they are found from the package
 /// root (`context.package.directoryURL`) and declared as the command's inputs:
-/// editing a page regenerates the tests. The `Docs/` directories are inputs
-/// too, and the generator lists the pages itself, so a page added later is
-/// picked up without re-planning the build. All tests go into one generated
+/// editing a page regenerates the tests. Each page's code goes to its own
+/// generated file, which imports exactly what the page imports (a Swift file
+/// sees only the modules it imports, so a missing import fails the build at
+/// the page's line); one more file holds the `@Test` functions. SwiftPM asks
+/// the plugin for its commands on every build, so a page added later gets its
 /// file. Pages under `Tests/<target>/Fixtures` are fixtures that must fail (a
 /// deliberately wrong output), which proves a wrong output is caught.
 @main
@@ -25,18 +27,25 @@ struct DocTestsPlugin: BuildToolPlugin {
         var arguments = [
             "--root", root.path(percentEncoded: false),
             "--output", output.path(percentEncoded: false),
-            "--import", "Tick", "--import", "TickTesting",
-            "--trait", ".checksResourceLeaks",
+            // A global of the test target (DocTestSupport.swift): the tests
+            // file imports only Testing.
+            "--trait", "docTestLeakCheck",
         ]
         var inputs: [URL] = []
-        if exists(readme) {
-            arguments += ["--page", readme.path(percentEncoded: false)]
-            inputs.append(readme)
+        var outputs = [output]
+        func add(_ page: URL, flag: String) {
+            let name = page.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber }
+            let file = context.pluginWorkDirectoryURL.appending(path: "DocPage\(outputs.count)_\(name).swift")
+            arguments += [flag, page.path(percentEncoded: false), "--page-output", file.path(percentEncoded: false)]
+            inputs.append(page)
+            outputs.append(file)
         }
-        for (flag, directory) in [("--pages-in", docs), ("--failing-pages-in", fixtures)] where exists(directory) {
-            arguments += [flag, directory.path(percentEncoded: false)]
+        if exists(readme) { add(readme, flag: "--page") }
+        for (flag, directory) in [("--page", docs), ("--failing-page", fixtures)] where exists(directory) {
+            let found = contents(of: directory)
+            for page in found where page.pathExtension == "md" { add(page, flag: flag) }
             // The directories themselves are inputs: adding or removing a page changes them.
-            inputs += [directory] + contents(of: directory)
+            inputs += [directory] + found.filter { $0.pathExtension != "md" }
         }
         return [
             .buildCommand(
@@ -44,7 +53,7 @@ struct DocTestsPlugin: BuildToolPlugin {
                 executable: generator.url,
                 arguments: arguments,
                 inputFiles: inputs,
-                outputFiles: [output])
+                outputFiles: outputs)
         ]
     }
 
@@ -52,7 +61,7 @@ struct DocTestsPlugin: BuildToolPlugin {
         FileManager.default.fileExists(atPath: url.path(percentEncoded: false))
     }
 
-    /// Every Markdown file and subdirectory under `directory`, skipping hidden entries.
+    /// Every Markdown file and subdirectory under `directory`, sorted, skipping hidden entries.
     private func contents(of directory: URL) -> [URL] {
         guard
             let enumerator = FileManager.default.enumerator(
@@ -60,6 +69,6 @@ struct DocTestsPlugin: BuildToolPlugin {
         else { return [] }
         return enumerator.compactMap { $0 as? URL }.filter { url in
             url.pathExtension == "md" || (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
-        }
+        }.sorted { $0.path < $1.path }
     }
 }

@@ -1,16 +1,16 @@
-// DocTestGenerator: turns Markdown pages into Swift Testing tests (one test per
-// page, all in one generated file). Run by the DocTestsPlugin build-tool
-// plugin; see Docs/DocsAsTests.md.
+// DocTestGenerator: turns Markdown pages into Swift Testing tests: one Swift
+// file per page (with exactly the page's imports) and one tests file with a
+// `@Test` per page. Run by the DocTestsPlugin build-tool plugin; see
+// Docs/DocsAsTests.md.
 //
 // Usage:
-//   DocTestGenerator --root <package dir> --output <file.swift>
+//   DocTestGenerator --root <package dir> --output <tests.swift>
 //                    [--import <module>]... [--trait <trait>]...
-//                    [--page <page.md>]... [--pages-in <dir>]...
-//                    [--failing-pages-in <dir>]...
+//                    [--page <page.md> --page-output <page.swift>]...
+//                    [--failing-page <page.md> --page-output <page.swift>]...
 //
-// `--pages-in` takes every `.md` file under a directory (found here, at build
-// time, so a page added later is picked up without re-planning the build).
-// `--failing-pages-in` marks fixture pages that must fail (withKnownIssue).
+// Each `--page`/`--failing-page` is followed by the file its code goes to.
+// `--failing-page` marks a fixture page that must fail (withKnownIssue).
 // Prints how many blocks ran, were compile-only and were skipped; exits 1 with
 // `page:line: error: ...` on a malformed page.
 
@@ -22,15 +22,11 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// Every `.md` file under `directory`, sorted, skipping hidden entries.
-func markdownFiles(under directory: URL) -> [URL] {
-    guard
-        let enumerator = FileManager.default.enumerator(
-            at: directory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-    else { return [] }
-    return enumerator.compactMap { $0 as? URL }
-        .filter { $0.pathExtension == "md" }
-        .sorted { $0.path < $1.path }
+/// Writes `data` unless the file already holds exactly it (an unchanged page
+/// keeps its file's date, so only changed pages are recompiled).
+func writeIfChanged(_ data: Data, to url: URL) throws {
+    if FileManager.default.contents(atPath: url.path(percentEncoded: false)) == data { return }
+    try data.write(to: url)
 }
 
 /// The page's path relative to the package root (`Docs/Page.md`), or as given.
@@ -51,7 +47,7 @@ enum DocTestGenerator {
         var root: URL?
         var output: URL?
         var options = SwiftGenerator.Options()
-        var pages: [(url: URL, expectingFailure: Bool)] = []
+        var pages: [(url: URL, expectingFailure: Bool, output: URL?)] = []
         var arguments = CommandLine.arguments.dropFirst()
         while let flag = arguments.popFirst() {
             guard let value = arguments.popFirst() else { fail("\(flag) needs a value") }
@@ -60,10 +56,13 @@ enum DocTestGenerator {
             case "--output": output = URL(filePath: value)
             case "--import": options.imports.append(value)
             case "--trait": options.traits.append(value)
-            case "--page": pages.append((URL(filePath: value), false))
-            case "--pages-in": pages += markdownFiles(under: URL(filePath: value, directoryHint: .isDirectory)).map { ($0, false) }
-            case "--failing-pages-in":
-                pages += markdownFiles(under: URL(filePath: value, directoryHint: .isDirectory)).map { ($0, true) }
+            case "--page": pages.append((URL(filePath: value), false, nil))
+            case "--failing-page": pages.append((URL(filePath: value), true, nil))
+            case "--page-output":
+                guard let last = pages.indices.last, pages[last].output == nil else {
+                    fail("--page-output must follow a --page or --failing-page")
+                }
+                pages[last].output = URL(filePath: value)
             default: fail("unknown argument \(flag)")
             }
         }
@@ -73,7 +72,8 @@ enum DocTestGenerator {
         let names = SwiftGenerator.testIdentifiers(for: paths)
         var jobs: [SwiftGenerator.Job] = []
         var errors: [String] = []
-        for ((url, expectingFailure), (path, name)) in zip(pages, zip(paths, names)) {
+        for ((url, expectingFailure, pageOutput), (path, name)) in zip(pages, zip(paths, names)) {
+            guard pageOutput != nil else { fail("\(path) has no --page-output") }
             guard let data = FileManager.default.contents(atPath: url.path(percentEncoded: false)) else {
                 errors.append("\(path):1: error: cannot read the page")
                 continue
@@ -89,10 +89,14 @@ enum DocTestGenerator {
             FileHandle.standardError.write(Data((errors.joined(separator: "\n") + "\n").utf8))
             exit(1)
         }
-        do {
-            try Data(SwiftGenerator.generateFile(jobs, options: options).utf8).write(to: output)
-        } catch {
-            fail("cannot write \(output.path(percentEncoded: false)): \(error)")
+        let files = [(output, SwiftGenerator.generateTests(jobs, options: options))]
+            + zip(pages, jobs).map { ($0.0.output ?? output, SwiftGenerator.generatePage($0.1)) }
+        for (url, text) in files {
+            do {
+                try writeIfChanged(Data(text.utf8), to: url)
+            } catch {
+                fail("cannot write \(url.path(percentEncoded: false)): \(error)")
+            }
         }
         let documented = jobs.filter { !$0.expectingFailure }.map(\.page)
         let fixtures = jobs.count - documented.count

@@ -25,7 +25,10 @@ extension SchedulerInstant {
 ///
 /// Delayed work **blocks the current thread** until it is due (the thread
 /// sleeps); periodic work keeps the thread busy until it is disposed from inside
-/// an action. Prefer ``DispatchQueueScheduler`` for real delays.
+/// an action. Prefer ``DispatchQueueScheduler`` for real delays. Work due at
+/// ``SchedulerInstant/distantFuture`` (a delay so long that `now + delay`
+/// saturated) is "never": it is dropped without running instead of putting the
+/// thread to sleep for good.
 public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     /// The scheduler; its queue is per thread.
     public static let instance = CurrentThreadScheduler()
@@ -148,7 +151,9 @@ private final class Trampoline {
         defer { isDraining = false }
         let result = body()
         while let entry = heap.popFirst() {
-            let wait = entry.due - SchedulerInstant.monotonicNow.offset
+            // Due "never" (a saturated deadline): dropped, not slept on.
+            if entry.due == SchedulerInstant.distantFuture.offset { continue }
+            let wait = SchedulerInstant(offset: entry.due) - SchedulerInstant.monotonicNow
             if wait > .zero, !entry.payload.isDisposed {
                 sleep(for: wait)
             }
@@ -158,8 +163,13 @@ private final class Trampoline {
     }
 
     private func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((attoseconds + 999_999_999) / 1_000_000_000))
+        // Whole seconds and nanoseconds (rounded up), without `components`,
+        // which traps past Int64 seconds; longer sleeps are capped.
+        let (seconds, attoseconds) = duration.totalAttoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
+        let nanoseconds = (attoseconds + 999_999_999) / 1_000_000_000
+        let carry: Int128 = nanoseconds == 1_000_000_000 ? 1 : 0
+        var request = timespec(
+            tv_sec: Int(clamping: seconds + carry), tv_nsec: Int(nanoseconds - carry * 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && errno == EINTR {
             request = remaining

@@ -83,11 +83,15 @@ private final class PeriodicDispatchTimer: Cancelable, @unchecked Sendable {
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds for Dispatch, rounded up.
+    /// The duration in whole nanoseconds for Dispatch, rounded up (no
+    /// overflow: the rounding is done on the quotient). A duration longer
+    /// than `Int.max` nanoseconds (292 years) is `.never`: Dispatch then
+    /// never runs the work.
     var dispatchInterval: DispatchTimeInterval {
-        let attos = totalAttoseconds
-        let nanos = (attos + 999_999_999) / 1_000_000_000
-        return .nanoseconds(Int(clamping: nanos))
+        let (nanos, rest) = totalAttoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let rounded = rest > 0 ? nanos + 1 : nanos
+        guard let exact = Int(exactly: rounded) else { return rounded > 0 ? .never : .nanoseconds(0) }
+        return .nanoseconds(exact)
     }
 }
 

@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 @_spi(TickInternals) import Tick
 
 // Driving a TestScheduler synchronously: advance, run, stop.
@@ -68,9 +75,12 @@ extension TestScheduler {
     func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
         lock.lock()
         if state.isAdvancing {
+            let sameThread = state.advancingThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true
             lock.unlock()
             TestFailureReporter.fail(
-                "\(described) was called from inside an action of the same TestScheduler; only the test drives virtual time. Schedule the work instead. Ignored.",
+                sameThread
+                    ? "\(described) was called from inside an action of the same TestScheduler; only the test drives virtual time. Schedule the work instead. Ignored."
+                    : "\(described) was called concurrently from two threads: another thread is advancing this TestScheduler. Only one thread at a time may drive virtual time. Ignored.",
                 at: site)
             return
         }
@@ -83,9 +93,14 @@ extension TestScheduler {
             return
         }
         state.isAdvancing = true
+        state.advancingThread = pthread_self()
         state.stopRequested = false
         let budget = state.budget
-        let limit = target?.offset
+        // The clock never passes `endOfTime`: work due later never runs, and
+        // a target past it stops the clock there.
+        let horizon = Duration(totalAttoseconds: self.horizon)
+        let clockTarget = target.map { min($0.offset, horizon) }
+        let limit: Duration? = clockTarget ?? horizon
         var steps = 0
         var exceeded = false
         while !state.stopRequested {
@@ -100,8 +115,9 @@ extension TestScheduler {
             action()
             lock.lock()
         }
-        if let limit, !exceeded, !state.stopRequested, limit > state.current { state.current = limit }
+        if let clockTarget, !exceeded, !state.stopRequested, clockTarget > state.current { state.current = clockTarget }
         state.isAdvancing = false
+        state.advancingThread = nil
         state.stopRequested = false
         let (pending, now) = (state.pending, state.current)
         lock.unlock()

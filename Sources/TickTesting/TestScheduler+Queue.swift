@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 @_spi(TickInternals) import Tick
 
@@ -25,6 +32,9 @@ extension TestScheduler {
         /// Cancelled entries still sitting in the heap.
         var cancelledInHeap = 0
         var isAdvancing = false
+        /// The thread running the current `advance`/`run` (to tell a second
+        /// thread's call from a call made inside an action).
+        var advancingThread: pthread_t?
         var stopRequested = false
         var budget: Int
 

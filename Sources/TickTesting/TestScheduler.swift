@@ -33,7 +33,24 @@ import Synchronization
 ///   otherwise hang the test).
 /// - Misuse is reported as a test failure at the caller's line, and ignored:
 ///   advancing to the past, advancing from inside one of the scheduler's own
-///   actions, a negative delay (treated as zero).
+///   actions, advancing from a second thread while another thread advances,
+///   a negative delay (treated as zero).
+///
+/// ## The range of time
+/// Every ``TestTime`` (any `Int` number of frames) is an exact instant: that
+/// is why a frame is at most ``maximumFrame`` (about 18.4 s). The clock never
+/// passes ``endOfTime`` (`TestTime(Int.max)`: 292 million years of 1 ms
+/// frames, 292 years of 1 ns frames), so reading it never fails:
+/// - work due after ``endOfTime`` is "never": it stays pending (it counts in
+///   ``pendingCount`` and can be disposed) and never runs, neither by
+///   ``run()`` nor by any `advance`. A delay so long that `now + delay`
+///   passes `Duration`'s range saturates (see `SchedulerInstant.+`) and is
+///   never too.
+/// - `advance` to a time after ``endOfTime`` runs everything up to
+///   ``endOfTime`` and stops the clock there.
+/// - ``testTime(for:)`` of an instant outside the range of `TestTime` (one
+///   the clock can never reach) reads as `TestTime(Int.max)` or
+///   `TestTime(Int.min)`.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The duration of one frame: what an integer ``TestTime`` counts.
     public let frame: Duration
@@ -60,11 +77,21 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The default ``stepBudget``.
     public static let defaultStepBudget = 100_000
 
+    /// The longest frame a TestScheduler accepts: 2⁶⁴ − 1 attoseconds (about
+    /// 18.4 s). With it, every ``TestTime`` of `Int` frames plus a remainder
+    /// is an exact `Duration`.
+    public static let maximumFrame = Duration(totalAttoseconds: Int128(UInt64.max))
+
+    /// The last time of every TestScheduler's clock, `TestTime(Int.max)`:
+    /// work due later never runs and `advance` stops the clock here.
+    public static let endOfTime = TestTime(Int.max)
+
     /// A scheduler whose clock reads `initialClock`.
     ///
     /// - Parameters:
     ///   - initialClock: the starting time, in frames.
-    ///   - frame: the duration of one frame (1 ms by default); must be positive.
+    ///   - frame: the duration of one frame (1 ms by default); must be positive
+    ///     and at most ``maximumFrame`` (otherwise reported, and 1 ms is used).
     ///   - simulateProcessingDelay: run work due "now" one frame later, as RxTest does.
     ///   - stepBudget: the most actions one `advance`/`run` call may run.
     public init(
@@ -76,14 +103,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ) {
         TestFailureReporter.reportMisuseAsTestFailures()
         var frame = frame
-        if frame <= .zero {
+        if frame <= .zero || frame > TestScheduler.maximumFrame {
             TestFailureReporter.fail(
-                "TestScheduler frame must be positive, got \(frame); using 1 ms.",
+                "TestScheduler frame must be positive and at most TestScheduler.maximumFrame (2^64 - 1 attoseconds, about 18.4s, so that every TestTime is an exact instant), got \(frame.exactDescription); using 1 ms.",
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
             frame = .milliseconds(1)
         }
         self.frame = frame
         self.frameAttoseconds = frame.totalAttoseconds
+        self.horizon = frame.totalAttoseconds * Int128(Int.max)
         self.simulateProcessingDelay = simulateProcessingDelay
         self.storage = .allocate(capacity: 1)
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
@@ -115,15 +143,24 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The frame's length in attoseconds (exact arithmetic without `Duration`'s
     /// slower generic multiplication).
     private let frameAttoseconds: Int128
+    /// ``endOfTime`` in attoseconds: the clock never passes it.
+    let horizon: Int128
 
-    /// The instant of a frame time.
+    /// The instant of a frame time (exact for every `TestTime`).
     public func instant(for time: TestTime) -> SchedulerInstant {
+        // No overflow: the frame is at most `maximumFrame` (2⁶⁴ − 1 as), so
+        // `Int` frames times the frame, plus a remainder below one frame,
+        // stays inside Int128.
         let attos = frameAttoseconds &* Int128(truncatingIfNeeded: time.frames)
         let offset = time.remainder == .zero ? attos : attos &+ time.remainder.totalAttoseconds
         return SchedulerInstant(offset: Duration(totalAttoseconds: offset))
     }
 
     /// The frame time of an instant (exact: whole frames plus the rest).
+    ///
+    /// An instant outside the range of `TestTime` (more frames than `Int`
+    /// holds, which the clock never reaches) reads as `TestTime(Int.max)` or
+    /// `TestTime(Int.min)`.
     public func testTime(for instant: SchedulerInstant) -> TestTime {
         let frameAttos = frameAttoseconds
         let attos = instant.offset.totalAttoseconds
@@ -143,7 +180,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             frames -= 1
             rest += frameAttos
         }
-        return TestTime(frames: Int(frames), remainder: Duration(totalAttoseconds: rest))
+        guard let whole = Int(exactly: frames) else { return TestTime(frames > 0 ? Int.max : Int.min) }
+        return TestTime(frames: whole, remainder: Duration(totalAttoseconds: rest))
     }
 
     /// The duration of `frames` frames.
@@ -207,7 +245,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private func enqueue(after delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
         lock.lock()
         let key = state.enqueue(
-            due: state.current + delay, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+            due: (SchedulerInstant(offset: state.current) + delay).offset, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
         lock.unlock()
         counter.increment()
         return ScheduledEntry(handle: handle, sequence: key)

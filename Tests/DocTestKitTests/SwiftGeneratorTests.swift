@@ -17,7 +17,8 @@ import Testing
 
     @Test func onePageIsOneTestFunctionWithTheBlocksInOrder() throws {
         let source = try generate("```swift\nlet a = 1\n```\n\n```swift\nprint(a + 1)\n```\n")
-        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\n@Test(\"Docs/Page.md\", .checksResourceLeaks)\nfunc Docs_Page_md() async throws {"))
+        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\n@Test(\"Docs/Page.md\", .checksResourceLeaks)\nfunc Docs_Page_md() async throws {\n#sourceLocation()\n    try await _docPage_Docs_Page_md()\n}"))
+        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\nfunc _docPage_Docs_Page_md() async throws {"))
         let body = lines(source)
         let first = try #require(body.firstIndex(of: "let a = 1"))
         let second = try #require(body.firstIndex(of: "print(a + 1)"))
@@ -49,27 +50,37 @@ import Testing
     @Test func printIsCapturedByAFunctionLocalToThePageTest() throws {
         let source = try generate("```swift\nprint(1)\n```\n")
         #expect(source.contains(
-            "func Docs_Page_md() async throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
+            "func _docPage_Docs_Page_md() async throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
         #expect(source.contains("private let _docOutput_Docs_Page_md = DocTestOutput()"))
         #expect(!source.contains("FileHandle") && !source.contains("stdout"))
     }
 
-    @Test func pagesInOneFileEachHaveTheirOwnTestBufferAndPrint() throws {
-        let a = try MarkdownExtractor.extract(path: "Docs/A.md", text: "```swift\nstruct Item {}\nprint(1)\n```\n")
+    @Test func eachPageHasItsOwnFileBufferAndPrintAndOneTestsFileCallsThem() throws {
+        let a = try MarkdownExtractor.extract(path: "Docs/A.md", text: "```swift\nimport Tick\nstruct Item {}\nprint(1)\n```\n")
         let b = try MarkdownExtractor.extract(path: "Docs/B.md", text: "```swift\nstruct Item {}\nprint(2)\n```\n")
-        let source = SwiftGenerator.generateFile([.init(page: a, testName: "Docs_A_md"), .init(page: b, testName: "Docs_B_md")])
-        #expect(source.components(separatedBy: "@Test(").count == 3)
-        #expect(source.contains("func Docs_A_md() async throws {") && source.contains("func Docs_B_md() async throws {"))
-        #expect(source.contains("private let _docOutput_Docs_A_md = DocTestOutput()"))
-        #expect(source.contains("private let _docOutput_Docs_B_md = DocTestOutput()"))
-        #expect(source.components(separatedBy: "import Testing").count == 2)
-        #expect(source.contains("// 2 block(s) run, 0 compile-only, 0 skipped (show-only)."))
+        let jobs: [SwiftGenerator.Job] = [.init(page: a, testName: "Docs_A_md"), .init(page: b, testName: "Docs_B_md")]
+        let tests = SwiftGenerator.generateTests(jobs)
+        #expect(tests.components(separatedBy: "@Test(").count == 3)
+        #expect(tests.contains("func Docs_A_md() async throws {") && tests.contains("func Docs_B_md() async throws {"))
+        #expect(tests.contains("try await _docPage_Docs_A_md()") && tests.contains("try await _docPage_Docs_B_md()"))
+        #expect(lines(tests).filter { $0.hasPrefix("import ") } == ["import Testing"])
+        #expect(tests.contains("// 2 block(s) run, 0 compile-only, 0 skipped (show-only)."))
+        let pageA = SwiftGenerator.generatePage(jobs[0])
+        let pageB = SwiftGenerator.generatePage(jobs[1])
+        #expect(pageA.contains("private let _docOutput_Docs_A_md = DocTestOutput()"))
+        #expect(pageB.contains("private let _docOutput_Docs_B_md = DocTestOutput()"))
+        // A page's file imports exactly what the page imports: not Testing, not the other page's modules.
+        #expect(lines(pageA).filter { $0.hasPrefix("import ") } == ["import Tick"])
+        #expect(lines(pageB).filter { $0.hasPrefix("import ") }.isEmpty)
     }
 
     @Test func importsAreHoistedAndLineNumbersKept() throws {
-        let source = try generate("```swift\nimport TickTesting\n@testable import Tick\nlet s = 1\n```\n```swift\nimport TickTesting\n```\n")
+        let page = try MarkdownExtractor.extract(
+            path: "Docs/Page.md", text: "```swift\nimport TickTesting\n@testable import Tick\nlet s = 1\n```\n```swift\nimport TickTesting\n```\n")
+        let source = SwiftGenerator.generatePage(.init(page: page, testName: "Docs_Page_md"))
         let body = lines(source)
-        #expect(Array(body[2...5]) == ["import Testing", "import Tick", "import TickTesting", "@testable import Tick"])
+        #expect(Array(body[2...3]) == ["import TickTesting", "@testable import Tick"])
+        #expect(!source.contains("import Testing"))
         let s = try #require(body.firstIndex(of: "let s = 1"))
         #expect(body[s - 1] == "" && body[s - 2] == "")
         #expect(body[s - 3] == "#sourceLocation(file: \"Docs/Page.md\", line: 2)")
@@ -88,7 +99,7 @@ import Testing
             ```
             """)
         let body = lines(source)
-        let function = try #require(body.firstIndex(of: "func Docs_Page_md() async throws {"))
+        let function = try #require(body.firstIndex(of: "func _docPage_Docs_Page_md() async throws {"))
         let point = try #require(body.firstIndex(of: "struct Point { var x: Int }"))
         #expect(function < point)
         #expect(body.last(where: { !$0.isEmpty }) == "}")

@@ -5,6 +5,12 @@
 import DocTestKit
 import Synchronization
 import Testing
+import TickTesting
+
+/// The trait of every page's test (`.checksResourceLeaks`), as a global of
+/// this target: the generated tests file imports only `Testing`, and a page's
+/// file only what the page imports, so neither could name TickTesting's trait.
+let docTestLeakCheck: any TestTrait = ResourceLeakCheck()
 
 /// What a page's examples printed since the last check. Each generated file
 /// has its own, written by a `print` private to that file.
@@ -33,8 +39,11 @@ final class DocTestOutput: Sendable {
 /// not exactly `expected`.
 func docTestCheckOutput(
     _ actual: String, expected: String, page: String, outputFenceLine: Int, blockLine: Int,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) {
+    // (Plain literals, not Testing's `#_sourceLocation`: the caller is a
+    // page's file, which does not import Testing unless the page does.)
+    let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     if let message = OutputComparison.mismatch(
         actual: actual, expected: expected, page: page, outputFenceLine: outputFenceLine, blockLine: blockLine)
     {

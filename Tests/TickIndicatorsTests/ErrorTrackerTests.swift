@@ -263,3 +263,20 @@ func names(_ events: [Recorded<Event<(any Error)?>>]) -> [Recorded<Event<String>
         subscription.dispose()
     }
 }
+
+/// Issue 16, items 1 and 2: reset times too long for the clock never trap.
+@Suite(.checksResourceLeaks) struct ErrorTrackerTimeRangeTests {
+    @Test func resetTimesPastTheEndOfTimeNeverReset() {
+        let scheduler = TestScheduler()
+        let tracker = ErrorTracker(scheduler: scheduler)
+        let observer = scheduler.createObserver((any Error)?.self)
+        let subscription = tracker.subscribe(observer)
+        tracker.update(with: NamedError("long"), resetAfter: .seconds(Int64.max))
+        scheduler.run()
+        tracker.update(with: NamedError("longer"), resetAfter: Duration(totalAttoseconds: .max))
+        scheduler.run()
+        #expect(names(observer.events) == [.next(0, "nil"), .next(0, "long"), .next(0, "longer")])
+        tracker.reset()
+        subscription.dispose()
+    }
+}

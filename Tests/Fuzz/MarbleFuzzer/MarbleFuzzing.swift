@@ -40,6 +40,12 @@ func checkMarbleInput(_ bytes: UnsafeRawBufferPointer) {
 }
 
 #if FUZZING
+import Foundation
+
+/// The mode chosen on the command line (read by libFuzzer's callback, which
+/// cannot capture it). Set once before fuzzing starts, on the only thread.
+nonisolated(unsafe) var selectedMode = FuzzMode.parse
+
 /// libFuzzer's entry for programs that have their own `main`.
 @_silgen_name("LLVMFuzzerRunDriver")
 func LLVMFuzzerRunDriver(
@@ -55,11 +61,22 @@ func LLVMFuzzerRunDriver(
 public func marbleFuzzerMain(
     _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        checkMarbleInput(UnsafeRawBufferPointer(start: data, count: size))
-        return 0
+    // `--mode=NAME` (FuzzMode) is Tick's own option: take it out of the
+    // arguments before libFuzzer reads them.
+    var arguments = (0..<Int(argc)).map { argv?[$0].map { String(cString: $0) } ?? "" }
+    guard let mode = FuzzMode.take(from: &arguments) else {
+        print("marble-fuzzer: unknown --mode; use one of \(FuzzMode.allCases.map(\.rawValue))")
+        return 2
+    }
+    selectedMode = mode
+    var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    var count = CInt(arguments.count)
+    return cArguments.withUnsafeMutableBufferPointer { buffer in
+        var base = buffer.baseAddress
+        return LLVMFuzzerRunDriver(&count, &base) { data, size in
+            selectedMode.check(UnsafeRawBufferPointer(start: data, count: size))
+            return 0
+        }
     }
 }
 #endif

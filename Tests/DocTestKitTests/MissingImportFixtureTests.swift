@@ -1,0 +1,68 @@
+import DocTestKit
+import Foundation
+import Testing
+
+/// Issue 16, item 12: a page is compiled with exactly the imports it writes.
+/// These tests run the compiler on a page's generated file: the fixture that
+/// forgets `import Foundation` fails at its own line, and the same page with
+/// the import compiles. (The test target depends on every module; what
+/// limits a page is that its file imports only what the page imports.)
+@Suite struct MissingImportFixtureTests {
+    static let fixture = URL(filePath: #filePath).deletingLastPathComponent()
+        .appending(path: "Fixtures/MissingImport.md")
+
+    /// The runtime support the generated page calls (DocTests' real one is
+    /// in Tests/DocTests/DocTestSupport.swift), without any import.
+    static let support = """
+        final class DocTestOutput: @unchecked Sendable {
+            func write(_ items: [Any], separator: String, terminator: String) {}
+            func take() -> String { "" }
+            func discard() {}
+        }
+        func docTestCheckOutput(_ actual: String, expected: String, page: String, outputFenceLine: Int, blockLine: Int) {}
+
+        """
+
+    /// Type-checks the page's generated file with the support file; returns
+    /// the compiler's exit code and diagnostics.
+    func typecheck(_ page: DocPage) throws -> (status: Int32, diagnostics: String) {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "doc-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pageFile = directory.appending(path: "Page.swift")
+        let supportFile = directory.appending(path: "Support.swift")
+        try SwiftGenerator.generatePage(.init(page: page, testName: "Fixture")).write(to: pageFile, atomically: true, encoding: .utf8)
+        try Self.support.write(to: supportFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = [
+            "swiftc", "-typecheck", "-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility",
+            "-module-name", "DocImportFixture", supportFile.path(percentEncoded: false), pageFile.path(percentEncoded: false),
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, diagnostics)
+    }
+
+    @Test func aPageMissingAnImportFailsToCompileAtItsOwnLine() throws {
+        let text = try String(contentsOf: Self.fixture, encoding: .utf8)
+        let page = try MarkdownExtractor.extract(path: "Fixtures/MissingImport.md", text: text)
+        let line = try #require(page.blocks.first).firstCodeLine
+        let result = try typecheck(page)
+        #expect(result.status != 0)
+        #expect(result.diagnostics.contains("Fixtures/MissingImport.md:\(line):"))
+        #expect(result.diagnostics.contains("cannot find 'Date' in scope"))
+    }
+
+    @Test func theSamePageWithTheImportCompiles() throws {
+        let text = try String(contentsOf: Self.fixture, encoding: .utf8)
+            .replacingOccurrences(of: "```swift\n", with: "```swift\nimport Foundation\n")
+        let page = try MarkdownExtractor.extract(path: "Fixtures/MissingImport.md", text: text)
+        let result = try typecheck(page)
+        #expect(result.status == 0, "\(result.diagnostics)")
+    }
+}
