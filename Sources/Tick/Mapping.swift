@@ -2,8 +2,9 @@ extension ObservableType {
     /// Transforms each element and emits the non-`nil` results; an error
     /// `transform` throws ends the sequence.
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-        lift { sink in
-            { event in
+        // A stage of a fusable chain (Lift.swift): long chains run as one sink.
+        let shallow = lift { (sink: Sink<Result>) in
+            { (event: Event<Element>) in
                 switch event {
                 case .next(let element):
                     guard !sink.isDisposed else { return }
@@ -17,6 +18,7 @@ extension ObservableType {
                 }
             }
         }
+        return Observable.stage(over: asObservable(), transform, shallow: shallow.run)
     }
 
     /// Turns every event into an element: the source's elements, then its

@@ -29,6 +29,10 @@ extension ObservableType {
 /// the returned ``Disposable`` stops it.
 public struct Observable<Element>: ObservableType {
     @usableFromInline let run: (AnyObserver<Element>) -> any Disposable
+    /// For an observable made by an element-wise operator (`map`,
+    /// `compactMap`): the chain of such stages down to the first source that
+    /// is not one, so the next stage can fuse with them (see `Lift.swift`).
+    @usableFromInline let stages: ElementStages?
 
     /// An observable whose subscriptions run `subscribe`. Internal: operators
     /// build on this and enforce the grammar in their sinks; users call
@@ -36,6 +40,15 @@ public struct Observable<Element>: ObservableType {
     @usableFromInline
     init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) {
         self.run = subscribe
+        self.stages = nil
+    }
+
+    /// An element-wise stage's observable: `subscribe`, and the chain of
+    /// stages it ends.
+    @usableFromInline
+    init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable, stages: ElementStages) {
+        self.run = subscribe
+        self.stages = stages
     }
 
     /// Subscribes `observer`.

@@ -10,6 +10,11 @@ import Synchronization
 /// Tests run in parallel, so a process-wide number is rarely what a test wants.
 /// ``Scope`` counts only the resources created while it is the current scope
 /// (a task-local value); `TickTesting` wraps it as a test trait.
+///
+/// A task-local value does not reach a `Thread` the test starts, a
+/// `DispatchQueue`'s work, or a `Task.detached`: resources created there
+/// belong to no scope. ``Scope/run(includingOtherThreads:_:)-(_,()->R)``
+/// counts those too, process-wide, while it runs (see its caveat).
 public enum Resources {
     /// `true` when this build counts resources (debug builds).
     public static var isCounting: Bool {
@@ -49,10 +54,55 @@ public enum Resources {
         public func run<R>(_ body: () async throws -> R) async rethrows -> R {
             try await Resources.$current.withValue(self) { try await body() }
         }
+
+        /// Runs `body` with this scope current and, with `includingOtherThreads`,
+        /// also counts in it every resource created **anywhere in the process
+        /// outside any scope** while `body` runs: on a thread `body` starts,
+        /// in a `DispatchQueue`'s work, in a `Task.detached`.
+        ///
+        /// Caveat: "outside any scope" is process-wide, so such resources of
+        /// code running in parallel (another test that starts threads) are
+        /// counted here too. Use it for tests that do not run in parallel with
+        /// such code (a `.serialized` suite holding them all, or a
+        /// `--no-parallel` run). Nested calls restore the previous catch-all
+        /// scope when they end.
+        public func run<R>(includingOtherThreads: Bool, _ body: () throws -> R) rethrows -> R {
+            guard includingOtherThreads else { return try run(body) }
+            let previous = Resources.replaceUnscoped(with: self)
+            defer { _ = Resources.replaceUnscoped(with: previous) }
+            return try run(body)
+        }
+
+        /// The `async` form of ``run(includingOtherThreads:_:)-(_,()->R)``.
+        public func run<R>(includingOtherThreads: Bool, _ body: () async throws -> R) async rethrows -> R {
+            guard includingOtherThreads else { return try await run(body) }
+            let previous = Resources.replaceUnscoped(with: self)
+            defer { _ = Resources.replaceUnscoped(with: previous) }
+            return try await run(body)
+        }
     }
 
     /// The scope that new resources are counted in, besides the process-wide total.
     @TaskLocal public static var current: Scope?
+
+    /// The scope of resources created outside any task-local scope (set by
+    /// `Scope.run(includingOtherThreads: true, _:)`), usually nil.
+    private static let unscoped = Mutex<Scope?>(nil)
+
+    /// Sets the catch-all scope and returns the previous one.
+    static func replaceUnscoped(with scope: Scope?) -> Scope? {
+        unscoped.withLock { current in
+            defer { current = scope }
+            return current
+        }
+    }
+
+    /// The scope a resource created now belongs to: the task-local one, else
+    /// the catch-all one.
+    static var scopeForNewResource: Scope? {
+        if let scope = current { return scope }
+        return unscoped.withLock { $0 }
+    }
 
     @usableFromInline
     static func increment(_ scope: Scope?, by n: Int = 1) {
@@ -74,7 +124,7 @@ struct ResourceToken: ~Copyable {
     #if DEBUG
     let scope: Resources.Scope?
     init() {
-        scope = Resources.current
+        scope = Resources.scopeForNewResource
         Resources.increment(scope)
     }
     deinit { Resources.decrement(scope) }
@@ -93,7 +143,7 @@ public struct ResourceCounter: Sendable {
     /// Captures the current scope.
     public init() {
         #if DEBUG
-        scope = Resources.current
+        scope = Resources.scopeForNewResource
         #endif
     }
 

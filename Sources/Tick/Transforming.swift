@@ -4,7 +4,8 @@ extension ObservableType {
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
-        return Observable { observer in
+        // A stage of a fusable chain (Lift.swift): long chains run as one sink.
+        return Observable.stage(over: source, { .some(try transform($0)) }) { observer in
             let sink = MapSink(downstream: observer, transform: transform)
             sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink

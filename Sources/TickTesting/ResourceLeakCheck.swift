@@ -12,10 +12,28 @@ import Tick
 /// It counts with ``Resources/Scope``, so tests running in parallel do not
 /// disturb each other. Resources are counted in debug builds only; in release
 /// builds the check always passes.
+///
+/// **What it cannot see by default**: the scope is a task-local value, so
+/// resources created where the test's task-locals do not reach are not
+/// counted: on a `Thread` the test starts, in work a `DispatchQueue` runs, in
+/// a `Task.detached`. (A real scheduler's work counts if it was *scheduled*
+/// from the test: the pending item belongs to the scope that scheduled it;
+/// a subscription made later inside that work does not.) To count those too,
+/// use `.checksResourceLeaks(includingOtherThreads: true)`, which counts
+/// every resource created outside any scope, process-wide, while the test
+/// runs: put such tests in a `.serialized` suite (or run without
+/// parallelism), since other tests' unscoped resources would count as well.
 public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
+    /// Whether resources created outside any scope (other threads, detached
+    /// tasks) while the test runs count too.
+    public let includesOtherThreads: Bool
 
-    public init() {}
+    /// The check; `includingOtherThreads` also counts resources created
+    /// outside any scope while the test runs (see the type's documentation).
+    public init(includingOtherThreads: Bool = false) {
+        self.includesOtherThreads = includingOtherThreads
+    }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
@@ -26,7 +44,7 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let scope = Resources.Scope()
-        try await scope.run { try await function() }
+        try await scope.run(includingOtherThreads: includesOtherThreads) { try await function() }
         let live = scope.live
         if live != 0 {
             Issue.record(
@@ -39,4 +57,11 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == ResourceLeakCheck {
     /// Fails the test if Tick resources it created are still alive when it ends.
     public static var checksResourceLeaks: Self { ResourceLeakCheck() }
+
+    /// ``checksResourceLeaks``, also counting resources created outside any
+    /// scope (threads the test starts, detached tasks) while the test runs.
+    /// Use it on `.serialized` suites: see ``ResourceLeakCheck``.
+    public static func checksResourceLeaks(includingOtherThreads: Bool) -> Self {
+        ResourceLeakCheck(includingOtherThreads: includingOtherThreads)
+    }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import Tick
+import TickTesting
+
+/// Issue 16, item 8: the leak check's task-local scope does not reach threads
+/// or detached tasks; `.checksResourceLeaks(includingOtherThreads: true)`
+/// counts what is created there too. Serialized: the catch-all scope is
+/// process-wide.
+@Suite(.serialized) struct ResourceLeakOtherThreadsStressTests {
+    func runUnderTrait(_ trait: ResourceLeakCheck, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        let test = try #require(Test.current)
+        try await trait.provideScope(for: test, testCase: Test.Case.current, performing: body)
+    }
+
+    /// Subscribes to `subject` on a new thread and returns the subscription.
+    func subscribeOnAThread(_ subject: PublishSubject<Int>) async -> any Disposable {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: subject.map { $0 + 1 }.subscribe(onNext: { _ in })) }
+            thread.start()
+        }
+    }
+
+    @Test func aLeakFromAThreadIsCountedWhenAskedFor() async throws {
+        let subject = PublishSubject<Int>()
+        let leaked = Locked<(any Disposable)?>(nil)
+        try await withKnownIssue {
+            try await runUnderTrait(.checksResourceLeaks(includingOtherThreads: true)) {
+                let subscription = await subscribeOnAThread(subject)
+                leaked.withLock { $0 = subscription }
+            }
+        } matching: { issue in
+            issue.description.contains("Tick resource(s) created by this test are still alive")
+        }
+        leaked.withLock { $0?.dispose() }
+    }
+
+    @Test func aLeakFromADetachedTaskIsCountedWhenAskedFor() async throws {
+        let subject = PublishSubject<Int>()
+        let leaked = Locked<(any Disposable)?>(nil)
+        try await withKnownIssue {
+            try await runUnderTrait(.checksResourceLeaks(includingOtherThreads: true)) {
+                await Task.detached { leaked.withLock { $0 = subject.subscribe(onNext: { _ in }) } }.value
+            }
+        } matching: { issue in
+            issue.description.contains("Tick resource(s) created by this test are still alive")
+        }
+        leaked.withLock { $0?.dispose() }
+    }
+
+    @Test func theDefaultCheckDoesNotSeeOtherThreadsAsDocumented() async throws {
+        let subject = PublishSubject<Int>()
+        let leaked = Locked<(any Disposable)?>(nil)
+        // No issue: the subscription made on another thread belongs to no scope.
+        try await runUnderTrait(.checksResourceLeaks) {
+            let subscription = await subscribeOnAThread(subject)
+            leaked.withLock { $0 = subscription }
+        }
+        leaked.withLock { $0?.dispose() }
+    }
+}
