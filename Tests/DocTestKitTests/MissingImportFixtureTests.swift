@@ -25,7 +25,7 @@ import Testing
 
     /// Type-checks the page's generated file with the support file; returns
     /// the compiler's exit code and diagnostics.
-    func typecheck(_ page: DocPage) throws -> (status: Int32, diagnostics: String) {
+    func typecheck(_ page: DocPage, modules: URL? = nil) throws -> (status: Int32, diagnostics: String) {
         let directory = FileManager.default.temporaryDirectory.appending(path: "doc-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -38,7 +38,7 @@ import Testing
         process.arguments = [
             "swiftc", "-typecheck", "-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility",
             "-module-name", "DocImportFixture", supportFile.path(percentEncoded: false), pageFile.path(percentEncoded: false),
-        ]
+        ] + (modules.map { ["-I", $0.path(percentEncoded: false)] } ?? [])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -56,6 +56,37 @@ import Testing
         #expect(result.status != 0)
         #expect(result.diagnostics.contains("Fixtures/MissingImport.md:\(line):"))
         #expect(result.diagnostics.contains("cannot find 'Date' in scope"))
+    }
+
+    /// The package's built modules (`.build/<config>/Modules`), found next to
+    /// the running test binary.
+    static var builtModules: URL? {
+        var directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let modules = directory.appending(path: "Modules")
+            if FileManager.default.fileExists(atPath: modules.appending(path: "TickTesting.swiftmodule").path(percentEncoded: false)) {
+                return modules
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    @Test func aPageImportingOnlyTickIndicatorsCannotUseTestScheduler() throws {
+        let modules = try #require(Self.builtModules, "the package's built modules were not found next to the test binary")
+        let path = "Fixtures/MissingTickTestingImport.md"
+        let text = try String(contentsOf: Self.fixture.deletingLastPathComponent().appending(path: "MissingTickTestingImport.md"), encoding: .utf8)
+        let page = try MarkdownExtractor.extract(path: path, text: text)
+        let block = try #require(page.blocks.first)
+        let result = try typecheck(page, modules: modules)
+        #expect(result.status != 0)
+        #expect(result.diagnostics.contains("\(path):\(block.firstCodeLine + 2):"))
+        #expect(result.diagnostics.contains("cannot find 'TestScheduler' in scope"))
+        // With the import the page needs, it compiles.
+        let fixed = try MarkdownExtractor.extract(
+            path: path, text: text.replacingOccurrences(of: "import TickIndicators\n", with: "import TickIndicators\nimport TickTesting\n"))
+        let compiled = try typecheck(fixed, modules: modules)
+        #expect(compiled.status == 0, "\(compiled.diagnostics)")
     }
 
     @Test func theSamePageWithTheImportCompiles() throws {
