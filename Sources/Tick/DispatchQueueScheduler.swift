@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Real time is only as exact as the system's timers: Dispatch works in whole
 /// nanoseconds, so a delay is rounded *up* to the next nanosecond (work never
-/// runs early).
+/// runs early). A delay longer than `Int.max` nanoseconds (292 years) is
+/// "never": Dispatch is given a deadline of forever and never runs the work.
 public final class DispatchQueueScheduler: Scheduler, @unchecked Sendable {
     /// The queue the work runs on.
     public let queue: DispatchQueue

@@ -152,8 +152,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // `Int` frames times the frame, plus a remainder below one frame,
         // stays inside Int128.
         let attos = frameAttoseconds &* Int128(truncatingIfNeeded: time.frames)
-        let offset = time.remainder == .zero ? attos : attos &+ time.remainder.totalAttoseconds
-        return SchedulerInstant(offset: Duration(totalAttoseconds: offset))
+        guard time.remainder != .zero else { return SchedulerInstant(offset: Duration(totalAttoseconds: attos)) }
+        // A remainder longer than the frame (which `TestTime` asks callers
+        // not to write) saturates rather than wraps.
+        return SchedulerInstant(offset: Duration(totalAttoseconds: attos)) + time.remainder
     }
 
     /// The frame time of an instant (exact: whole frames plus the rest).

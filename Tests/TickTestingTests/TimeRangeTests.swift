@@ -24,13 +24,16 @@ import TickTesting
     @Test func aFourHundredYearTimerWithNanosecondFramesIsPastTheEndOfTime() {
         let scheduler = TestScheduler(frame: .nanoseconds(1))
         let years400 = Duration.seconds(400 * 365 * 86_400)
-        let observer = scheduler.start(disposed: TestScheduler.endOfTime) {
-            Observable<Int>.timer(years400, scheduler: scheduler)
-        }
-        // Int.max nanoseconds is 292 years: the timer is due "never"; the
-        // disposal at the end of time is the last thing that runs.
+        let observer = scheduler.createObserver(Int.self)
+        let subscription = Observable<Int>.timer(years400, scheduler: scheduler).subscribe(observer)
+        // Int.max nanoseconds is 292 years: the timer is due "never".
+        scheduler.run()
+        #expect(observer.events.isEmpty)
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(to: TestScheduler.endOfTime)
         #expect(observer.events.isEmpty)
         #expect(scheduler.clock == TestScheduler.endOfTime)
+        subscription.dispose()
         #expect(scheduler.pendingCount == 0)
     }
 
