@@ -82,6 +82,38 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         return trampoline.drain(after: body)
     }
 
+    /// Past this many subscriptions nested on one thread's stack, a further
+    /// subscription is queued on the trampoline (ahead of all other queued
+    /// work) instead of being made at once, so that subscribing a deeply
+    /// nested chain does not grow the stack without bound. It is still made
+    /// before the outermost `subscribe` returns.
+    @usableFromInline static var maximumNestedSubscriptions: Int { 128 }
+
+    /// Subscribes through the trampoline: `run(observer)` at once, or queued
+    /// when ``maximumNestedSubscriptions`` subscriptions are already in
+    /// progress on this thread (the returned disposable then stands for the
+    /// subscription until it is made; disposing it first cancels it).
+    @usableFromInline
+    static func subscribe<Element>(
+        _ run: @escaping (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
+    ) -> any Disposable {
+        let trampoline = Trampoline.forThisThread
+        guard trampoline.isDraining else {
+            return trampoline.drain(after: { trampoline.nested(run, observer) })
+        }
+        guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
+            return trampoline.nested(run, observer)
+        }
+        let subscription = SingleAssignmentDisposable()
+        trampoline.push(
+            due: .distantPast,
+            ScheduledAction {
+                guard !subscription.isDisposed else { return }
+                subscription.setDisposable(trampoline.nested(run, observer))
+            })
+        return subscription
+    }
+
     private func enqueue(due: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
         let item = ScheduledAction(action)
         if let trampoline = Trampoline.current {
@@ -103,6 +135,18 @@ private final class Trampoline {
     private var sequence: UInt64 = 0
     /// `true` while `drain` runs: work scheduled then is queued, not run at once.
     private(set) var isDraining = false
+    /// Subscriptions in progress on this thread's stack (see
+    /// `CurrentThreadScheduler.subscribe`).
+    private(set) var subscriptionDepth = 0
+
+    /// Makes a subscription, counting it as nested while it is made.
+    func nested<Element>(
+        _ run: (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
+    ) -> any Disposable {
+        subscriptionDepth += 1
+        defer { subscriptionDepth -= 1 }
+        return run(observer)
+    }
 
     nonisolated(unsafe) private static var key: pthread_key_t = {
         var key = pthread_key_t()

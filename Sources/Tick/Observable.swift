@@ -60,8 +60,9 @@ public struct Observable<Element>: ObservableType {
     @inlinable
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
-        let observer = AnyObserver(observer)
-        return CurrentThreadScheduler.trampolined { run(observer) }
+        // Past a deep nesting of subscriptions, this one is queued on the
+        // trampoline instead (CurrentThreadScheduler.maximumNestedSubscriptions).
+        return CurrentThreadScheduler.subscribe(run, AnyObserver(observer))
     }
 
     public func asObservable() -> Observable<Element> { self }

@@ -102,6 +102,40 @@ func onEightMiBStack(_ body: @escaping @Sendable () -> Void) {
         second.dispose()
     }
 
+    /// Subscriptions nested deeper than 128 are queued on the trampoline, so
+    /// a chain of 10,000 `flatMap`s subscribes and delivers on an 8 MiB stack.
+    @Test func tenThousandChainedFlatMapsWork() {
+        let result = Locked<[Event<Int>]>([])
+        onEightMiBStack {
+            var chained = Observable.just(0)
+            for _ in 0..<10_000 { chained = chained.flatMap { Observable.just($0 + 1) } }
+            let subscription = chained.subscribe { event in result.withLock { $0.append(event) } }
+            subscription.dispose()
+        }
+        #expect(result.withLock { $0 } == [.next(10_000), .completed])
+    }
+
+    @Test func aDeferredSubscriptionDisposedBeforeItIsMadeIsNeverMade() {
+        let subscribed = Locked(0)
+        onEightMiBStack {
+            let counted = Observable<Int>.create { _ in
+                subscribed.withLock { $0 += 1 }
+                return Disposables.create()
+            }
+            var chain = counted
+            for _ in 0..<300 { chain = chain.flatMap { Observable.just($0) } }
+            // Disposed from inside the trampoline before the queued deeper
+            // subscriptions run: the source is never subscribed.
+            let outer = Observable<Int>.create { observer in
+                let inner = chain.subscribe(observer)
+                inner.dispose()
+                return Disposables.create()
+            }
+            outer.subscribe { _ in }.dispose()
+        }
+        #expect(subscribed.withLock { $0 } == 0)
+    }
+
     /// The depth nested `flatMap`/`concat` reach today (Docs/Operators.md,
     /// "Limits"): 1,000 levels on an 8 MiB stack in a debug build.
     @Test func aThousandNestedFlatMapAndConcatLevelsWork() {
