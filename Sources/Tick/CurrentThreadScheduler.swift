@@ -23,6 +23,11 @@ extension SchedulerInstant {
 /// once the whole chain of subscriptions is wired: `repeatElement(1).take(3)`
 /// stops, and `merge` of two synchronous sources interleaves them.
 ///
+/// Past 128 subscriptions in progress on one
+/// thread's stack, a further subscription is queued here too (ahead of other
+/// queued work), so that subscribing a chain of any depth does not overflow
+/// the stack (Docs/Operators.md, "Limits").
+///
 /// Delayed work **blocks the current thread** until it is due (the thread
 /// sleeps); periodic work keeps the thread busy until it is disposed from inside
 /// an action. Prefer ``DispatchQueueScheduler`` for real delays. Work due at
