@@ -143,6 +143,7 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
     private let arity: Int
     private let snapshot: () -> () throws -> Output
     private var hasValue: [Bool]
+    private var done: [Bool]
     private var valueCount = 0
     private var doneCount = 0
 
@@ -150,6 +151,7 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
         self.arity = arity
         self.snapshot = snapshot
         hasValue = Array(repeating: false, count: arity)
+        done = Array(repeating: false, count: arity)
         super.init(downstream: downstream)
         if arity == 0 { forwardCompleted() }
     }
@@ -164,12 +166,21 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
                         hasValue[index] = true
                         valueCount += 1
                     }
-                    if valueCount == arity { enqueueLocked(computing: snapshot()) }
+                    if valueCount == arity {
+                        enqueueLocked(computing: snapshot())
+                    } else if doneCount == arity - 1 && !done[index] {
+                        // Every other source completed, one of them without
+                        // a value: no combination can ever come (RxSwift's rule).
+                        enqueueLocked(.completed)
+                    }
                 case .error(let error):
                     enqueueLocked(.error(error))
                 case .completed:
-                    doneCount += 1
-                    if doneCount == arity || !hasValue[index] { enqueueLocked(.completed) }
+                    if !done[index] {
+                        done[index] = true
+                        doneCount += 1
+                    }
+                    if doneCount == arity { enqueueLocked(.completed) }
                 }
             }
         }
@@ -201,14 +212,17 @@ final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
                     if counts.allSatisfy({ $0 > 0 }) {
                         for i in counts.indices { counts[i] -= 1 }
                         enqueueLocked(computing: popRow())
+                    } else if done.indices.allSatisfy({ $0 == index || done[$0] }) {
+                        // Every other source completed: RxSwift's rule is
+                        // to complete when an element cannot make a row.
+                        enqueueLocked(.completed)
                     }
                 case .error(let error):
                     enqueueLocked(.error(error))
-                    return
                 case .completed:
                     done[index] = true
+                    if done.allSatisfy({ $0 }) { enqueueLocked(.completed) }
                 }
-                if counts.indices.contains(where: { done[$0] && counts[$0] == 0 }) { enqueueLocked(.completed) }
             }
         }
     }

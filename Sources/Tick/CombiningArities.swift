@@ -4,10 +4,10 @@ extension Observable {
     /// Combines the latest elements of 2 sources with `resultSelector`,
     /// each time any of them emits, once all of them have emitted.
     ///
-    /// Completes when every source has completed, or as soon as a source
-    /// completes without ever having emitted (no combination is possible any
-    /// more; RxSwift waits for the others). Each source's subscription is
-    /// disposed when it completes. The first error ends it.
+    /// Completes when every source has completed (as in RxSwift), or when a
+    /// source emits while all the others have completed and one of them never
+    /// emitted. Each source's subscription is disposed when it completes. The
+    /// first error ends it.
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
@@ -28,9 +28,10 @@ extension Observable {
     /// Pairs up the elements of 2 sources by index (the first of each, then
     /// the second of each, …) with `resultSelector`.
     ///
-    /// Completes as soon as a completed source has had all its elements paired
-    /// (no new combination is possible any more; RxSwift waits until every
-    /// source completed). The first error ends it.
+    /// Completes when every source has completed, or when a source emits an
+    /// element that cannot be paired while all the others have completed
+    /// (RxSwift's rule). Each source's subscription is disposed when it
+    /// completes. The first error ends it.
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2,
         resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
@@ -51,10 +52,10 @@ extension Observable {
     /// Combines the latest elements of 3 sources with `resultSelector`,
     /// each time any of them emits, once all of them have emitted.
     ///
-    /// Completes when every source has completed, or as soon as a source
-    /// completes without ever having emitted (no combination is possible any
-    /// more; RxSwift waits for the others). Each source's subscription is
-    /// disposed when it completes. The first error ends it.
+    /// Completes when every source has completed (as in RxSwift), or when a
+    /// source emits while all the others have completed and one of them never
+    /// emitted. Each source's subscription is disposed when it completes. The
+    /// first error ends it.
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -77,9 +78,10 @@ extension Observable {
     /// Pairs up the elements of 3 sources by index (the first of each, then
     /// the second of each, …) with `resultSelector`.
     ///
-    /// Completes as soon as a completed source has had all its elements paired
-    /// (no new combination is possible any more; RxSwift waits until every
-    /// source completed). The first error ends it.
+    /// Completes when every source has completed, or when a source emits an
+    /// element that cannot be paired while all the others have completed
+    /// (RxSwift's rule). Each source's subscription is disposed when it
+    /// completes. The first error ends it.
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
@@ -102,10 +104,10 @@ extension Observable {
     /// Combines the latest elements of 4 sources with `resultSelector`,
     /// each time any of them emits, once all of them have emitted.
     ///
-    /// Completes when every source has completed, or as soon as a source
-    /// completes without ever having emitted (no combination is possible any
-    /// more; RxSwift waits for the others). Each source's subscription is
-    /// disposed when it completes. The first error ends it.
+    /// Completes when every source has completed (as in RxSwift), or when a
+    /// source emits while all the others have completed and one of them never
+    /// emitted. Each source's subscription is disposed when it completes. The
+    /// first error ends it.
     public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
@@ -130,9 +132,10 @@ extension Observable {
     /// Pairs up the elements of 4 sources by index (the first of each, then
     /// the second of each, …) with `resultSelector`.
     ///
-    /// Completes as soon as a completed source has had all its elements paired
-    /// (no new combination is possible any more; RxSwift waits until every
-    /// source completed). The first error ends it.
+    /// Completes when every source has completed, or when a source emits an
+    /// element that cannot be paired while all the others have completed
+    /// (RxSwift's rule). Each source's subscription is disposed when it
+    /// completes. The first error ends it.
     public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
         _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
         resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element

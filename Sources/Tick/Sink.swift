@@ -20,6 +20,8 @@ class Sink<Output>: Disposable, @unchecked Sendable {
 
     @usableFromInline static var upstreamSet: UInt8 { 1 }
     @usableFromInline static var disposedBit: UInt8 { 2 }
+    /// Set by the one caller that releases the upstream and the resources.
+    @usableFromInline static var releasedBit: UInt8 { 4 }
 
     @usableFromInline
     init(downstream: AnyObserver<Output>) {
@@ -52,11 +54,17 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Ends this sink: marks it disposed (so nothing else is forwarded), runs
     /// `body` (which delivers the terminal event), then disposes upstream and
     /// this sink's resources. Does nothing if already disposed.
+    ///
+    /// If downstream disposes this sink while `body` delivers the terminal
+    /// event (as every sink does when it receives one), the upstream and the
+    /// resources are released right then, inside `body`: so the source
+    /// subscription ends before anything downstream of this sink cleans up,
+    /// as in RxSwift (`do(onDispose:)` runs after its source was disposed).
     @usableFromInline
     final func terminate(_ body: () -> Void) {
         guard beginDisposal() else { return }
         body()
-        finishDisposal()
+        if beginRelease() { finishDisposal() }
     }
 
     /// Forwards `.error(error)` and disposes.
@@ -83,10 +91,12 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Disposes the upstream subscription and this sink's own resources.
     @usableFromInline
     final func dispose() {
-        if beginDisposal() { finishDisposal() }
+        _ = beginDisposal()
+        if beginRelease() { finishDisposal() }
     }
 
-    /// Override to release timers and inner subscriptions. Called exactly once.
+    /// Override to release timers and inner subscriptions. Called exactly once,
+    /// possibly while this sink is still delivering its terminal event.
     @usableFromInline
     func disposeResources() {}
 
@@ -95,8 +105,14 @@ class Sink<Output>: Disposable, @unchecked Sendable {
         return old & Self.disposedBit == 0
     }
 
+    /// `true` for the one caller that gets to release upstream and resources.
+    private final func beginRelease() -> Bool {
+        let old = state.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
+        return old & Self.releasedBit == 0
+    }
+
     private final func finishDisposal() {
-        // Only the caller that set the disposed bit gets here, once. If the
+        // Only the caller that set the released bit gets here, once. If the
         // upstream was published before that, it is ours to dispose; if not,
         // `setUpstream` will see the bit and dispose it itself.
         if state.load(ordering: .acquiring) & Self.upstreamSet != 0 {
