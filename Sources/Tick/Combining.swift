@@ -75,10 +75,12 @@ extension Observable {
         }
     }
 
-    /// Combines the latest elements of every source in `sources` into arrays.
-    public static func combineLatest<C: Collection>(_ sources: C) -> Observable<[C.Element.Element]>
-    where C.Element: ObservableType, Element == [C.Element.Element] {
-        combineLatest(sources) { $0 }
+    /// Combines the latest elements of every source in `sources` into arrays
+    /// (RxSwift's typing: `Observable<Int>.combineLatest(sources)` is an
+    /// `Observable<[Int]>`).
+    public static func combineLatest<C: Collection>(_ sources: C) -> Observable<[Element]>
+    where C.Element: ObservableType, C.Element.Element == Element {
+        Observable<[Element]>.combineLatest(sources) { $0 }
     }
 
     /// Pairs up the elements of every source in `sources` by index with
@@ -105,10 +107,12 @@ extension Observable {
         }
     }
 
-    /// Pairs up the elements of every source in `sources` by index into arrays.
-    public static func zip<C: Collection>(_ sources: C) -> Observable<[C.Element.Element]>
-    where C.Element: ObservableType, Element == [C.Element.Element] {
-        zip(sources) { $0 }
+    /// Pairs up the elements of every source in `sources` by index into
+    /// arrays (RxSwift's typing: `Observable<Int>.zip(sources)` is an
+    /// `Observable<[Int]>`).
+    public static func zip<C: Collection>(_ sources: C) -> Observable<[Element]>
+    where C.Element: ObservableType, C.Element.Element == Element {
+        Observable<[Element]>.zip(sources) { $0 }
     }
 }
 

@@ -77,7 +77,7 @@ import TickTesting
     @Test func zipCollection() {
         let res = TestScheduler().start { Observable.zip([Observable.of(1, 2, 3), Observable.of(10, 20)]) }
         #expect(res.events == [.next(200, [1, 10]), .next(200, [2, 20]), .completed(200)])
-        #expect(TestScheduler().start { Observable<[Int]>.zip([Observable<Int>]()) }.events == [.completed(200)])
+        #expect(TestScheduler().start { Observable<Int>.zip([Observable<Int>]()) }.events == [.completed(200)])
         let summed = TestScheduler().start { Observable.zip([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) } }
         #expect(summed.events == [.next(200, 3), .completed(200)])
     }

@@ -93,7 +93,7 @@ import TickTesting
             Observable.combineLatest([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) }
         }
         #expect(summed.events == [.next(200, 3), .completed(200)])
-        let empty = TestScheduler().start { Observable<[Int]>.combineLatest([Observable<Int>]()) }
+        let empty = TestScheduler().start { Observable<Int>.combineLatest([Observable<Int>]()) }
         #expect(empty.events == [.completed(200)])
     }
 
