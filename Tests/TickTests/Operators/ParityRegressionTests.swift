@@ -273,4 +273,27 @@ import TickTesting
         #expect(res.events.count == 2)
         #expect(xs.subscriptions == [Subscription(200, 225)])
     }
+
+    // MARK: A kept deviation
+
+    @Test func groupByKeySelectorErrorDisposesTheSourceAtOnce() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3)])
+        let odd = scheduler.createObserver(Int.self)
+        let groupSubscriptions = Locked<[any Disposable]>([])
+        scheduler.scheduleAt(500) { for disposable in groupSubscriptions.current { disposable.dispose() } }
+        let res = scheduler.start {
+            xs.groupBy { value -> Int in
+                if value == 2 { throw TestError(2) }
+                return value % 2
+            }.do(onNext: { group in
+                let subscription = group.subscribe(odd)
+                groupSubscriptions.withLock { $0.append(subscription) }
+            })
+        }
+        // RxSwift would keep the source until the group subscription goes at 500.
+        #expect(res.events.map(\.time) == [210, 220])
+        #expect(odd.events == [.next(210, 1), .error(220, TestError(2))])
+        #expect(xs.subscriptions == [Subscription(200, 220)])
+    }
 }
