@@ -22,6 +22,8 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline static var disposedBit: UInt8 { 2 }
     /// Set by the one caller that releases the upstream and the resources.
     @usableFromInline static var releasedBit: UInt8 { 4 }
+    /// Set with the disposed bit when a terminal event ended the sink.
+    @usableFromInline static var terminatedBit: UInt8 { 8 }
 
     @usableFromInline
     init(downstream: AnyObserver<Output>) {
@@ -32,6 +34,13 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @inlinable
     final var isDisposed: Bool {
         state.load(ordering: .relaxed) & Self.disposedBit != 0
+    }
+
+    /// `true` if a terminal event (not a disposal) ended this sink. Safe to
+    /// read from ``disposeResources()`` on any thread.
+    @usableFromInline
+    final var isTerminatedByEvent: Bool {
+        state.load(ordering: .acquiring) & Self.terminatedBit != 0
     }
 
     /// Forwards a `next` event unless disposed.
@@ -62,7 +71,7 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// as in RxSwift (`do(onDispose:)` runs after its source was disposed).
     @usableFromInline
     final func terminate(_ body: () -> Void) {
-        guard beginDisposal() else { return }
+        guard beginDisposal(terminating: true) else { return }
         body()
         if beginRelease() { finishDisposal() }
     }
@@ -96,12 +105,14 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     }
 
     /// Override to release timers and inner subscriptions. Called exactly once,
-    /// possibly while this sink is still delivering its terminal event.
+    /// possibly while this sink is still delivering its terminal event (even
+    /// on another thread, if it is disposed from there meanwhile).
     @usableFromInline
     func disposeResources() {}
 
-    private final func beginDisposal() -> Bool {
-        let old = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+    private final func beginDisposal(terminating: Bool = false) -> Bool {
+        let bits = terminating ? Self.disposedBit | Self.terminatedBit : Self.disposedBit
+        let old = state.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
         return old & Self.disposedBit == 0
     }
 
