@@ -56,13 +56,23 @@ extension Observable {
     }
 
     /// Combines the latest elements of every source in `sources` with
-    /// `resultSelector` (see ``combineLatest(_:_:resultSelector:)``). An empty
-    /// collection completes at once without emitting.
+    /// `resultSelector` (see ``combineLatest(_:resultSelector:)``). An empty
+    /// collection emits `resultSelector([])` and completes at once, as in
+    /// RxSwift.
     public static func combineLatest<C: Collection>(
         _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
     ) -> Observable<Element> where C.Element: ObservableType {
         let sources = Array(sources)
         return Observable { observer in
+            if sources.isEmpty {
+                let sink = AnonymousSink(downstream: observer)
+                do { sink.forwardNext(try resultSelector([])) } catch {
+                    sink.forwardError(error)
+                    return sink
+                }
+                sink.forwardCompleted()
+                return sink
+            }
             var values = [C.Element.Element?](repeating: nil, count: sources.count)
             let sink = CombineLatestSink<Element>(downstream: observer, arity: sources.count) {
                 let snapshot = values.compactMap { $0 }
@@ -84,7 +94,7 @@ extension Observable {
     }
 
     /// Pairs up the elements of every source in `sources` by index with
-    /// `resultSelector` (see ``zip(_:_:resultSelector:)``). An empty collection
+    /// `resultSelector` (see ``zip(_:resultSelector:)``). An empty collection
     /// completes at once without emitting.
     public static func zip<C: Collection>(
         _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element

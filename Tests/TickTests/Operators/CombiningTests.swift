@@ -93,8 +93,9 @@ import TickTesting
             Observable.combineLatest([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) }
         }
         #expect(summed.events == [.next(200, 3), .completed(200)])
+        // As in RxSwift, no sources make one empty combination.
         let empty = TestScheduler().start { Observable<Int>.combineLatest([Observable<Int>]()) }
-        #expect(empty.events == [.completed(200)])
+        #expect(empty.events == [.next(200, []), .completed(200)])
     }
 
     @Test func combineLatestReentrantSubject() {
