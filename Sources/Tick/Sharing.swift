@@ -7,9 +7,10 @@ public enum SubjectLifetimeScope: Sendable {
     case whileConnected
     /// One subject for the life of the shared observable: after the source
     /// terminated, new subscribers receive the replay buffer and the terminal
-    /// event, and the source is not subscribed again (RxSwift subscribes it
-    /// again, into the stopped subject); after all observers left, the buffer
-    /// is kept and the source is subscribed again by the next subscriber.
+    /// event, and the source is not subscribed again (as in RxSwift, whose
+    /// `refCount` does not connect for a subscriber that the subject already
+    /// ended); after all observers left, the buffer is kept and the source is
+    /// subscribed again by the next subscriber.
     case forever
 }
 

@@ -110,10 +110,22 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline
     func disposeResources() {}
 
+    /// `true` for the one caller that sets the disposed bit. A terminating
+    /// caller sets the terminated bit with it, only if it is that caller.
     private final func beginDisposal(terminating: Bool = false) -> Bool {
-        let bits = terminating ? Self.disposedBit | Self.terminatedBit : Self.disposedBit
-        let old = state.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
-        return old & Self.disposedBit == 0
+        guard terminating else {
+            let old = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+            return old & Self.disposedBit == 0
+        }
+        var current = state.load(ordering: .relaxed)
+        while current & Self.disposedBit == 0 {
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current | Self.disposedBit | Self.terminatedBit,
+                ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
     }
 
     /// `true` for the one caller that gets to release upstream and resources.
