@@ -122,8 +122,10 @@ extension Observable {
     ///
     /// `sources` may be any sequence, even a lazy or endless one: each
     /// subscription makes its own iterator and pulls one source at a time,
-    /// only when the previous one completed (as in RxSwift). A chain of
-    /// sources that complete synchronously is run by a loop, not by recursion.
+    /// only when the previous one completed (as in RxSwift). After a source
+    /// that completed synchronously, the next one is subscribed through the
+    /// current-thread trampoline: a long chain does not recurse, and a
+    /// downstream `take` stops an endless one.
     public static func concat<S: Sequence>(_ sources: S) -> Observable<Element> where S.Element == Observable<Element> {
         Observable { observer in
             let sink = ConcatSink(downstream: observer, iterator: sources.makeIterator())

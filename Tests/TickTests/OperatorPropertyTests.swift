@@ -92,7 +92,7 @@ import TickTesting
             if depth == 0 || (!top && chance(15)) { return leaf() }
             let (source, text) = pipeline(depth: depth - 1)
             let scheduler = self.scheduler
-            switch int(0...29) {
+            switch int(0...37) {
             case 0: return (source.map { $0 + 1 }, "\(text).map")
             case 1: return (source.filter { $0 % 2 == 0 }, "\(text).filter")
             case 2:
@@ -158,6 +158,30 @@ import TickTesting
             case 27:
                 let due = frames(1...50)
                 return (source.delaySubscription(due, scheduler: scheduler), "\(text).delaySubscription(\(due))")
+            case 28: return (source.groupBy { $0 % 3 }.flatMap { $0 }, "\(text).groupBy.flatMap")
+            case 29:
+                let span = frames(1...60)
+                let count = int(1...3)
+                return (
+                    source.window(timeSpan: span, count: count, scheduler: scheduler).flatMap { $0.map { $0 * 2 } },
+                    "\(text).window(\(span), \(count)).flatMap")
+            case 30:
+                let (fallback, fallbackText) = leaf()
+                return (source.catch { _ in fallback }, "\(text).catch(\(fallbackText))")
+            case 31:
+                let due = frames(1...60)
+                let (fallback, fallbackText) = leaf()
+                return (source.timeout(due, other: fallback, scheduler: scheduler), "\(text).timeout(\(due), other: \(fallbackText))")
+            case 32:
+                let count = int(1...3)
+                return (source.takeLast(count), "\(text).takeLast(\(count))")
+            case 33:
+                let (inner, innerText) = leaf()
+                return (source.map { _ in inner }.switchLatest(), "\(text).map(\(innerText)).switchLatest")
+            case 34:
+                return (source.retry(when: { errors in errors.take(1) }), "\(text).retry(when: take(1))")
+            case 35:
+                return (source.debounce(frames(1...30), scheduler: scheduler).share(replay: 1), "\(text).debounce.share(replay: 1)")
             default:
                 let (other, otherText) = pipeline(depth: depth - 1)
                 switch int(0...4) {
