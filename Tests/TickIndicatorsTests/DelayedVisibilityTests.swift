@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TickIndicators
 import TickTesting
@@ -287,5 +288,36 @@ func words(_ events: [Recorded<Event<Bool>>]) -> String {
         }
         #expect(observer.events == [.next(200, state(false, nil)), .next(700, state(true, "busy"))])
         work.dispose()
+    }
+}
+
+/// The delayed-spinner rule as a marble diagram (one frame = 100 ms), and
+/// the picture of it in Docs/images, drawn by the marble renderer.
+@Suite(.checksResourceLeaks) struct DelayedSpinnerPictureTests {
+    static let frame = Duration.milliseconds(100)
+    /// A fast load (0–300 ms) and a slow one (500–1200 ms).
+    static let working = "t--f-t------f"
+    /// showAfter 500 ms, minimumVisible 500 ms: shown at 1000, hidden at 1500.
+    static let visible = "f---------t----f"
+
+    @Test func theDiagramHolds() {
+        let scheduler = TestScheduler(frame: Self.frame)
+        let source = scheduler.hot(Self.working).map { $0 == "t" }
+        let spinner = source.delayedVisibility(
+            showAfter: .milliseconds(500), minimumVisible: .milliseconds(500), scheduler: scheduler)
+        scheduler.expect(spinner.map { $0 ? "t" : "f" }).toBe(Self.visible)
+        scheduler.flush()
+    }
+
+    /// Set TICK_REGENERATE_GALLERY=1 to write the file instead (then commit it).
+    @Test func committedPictureMatchesTheRenderer() throws {
+        let svg = try Marbles.svg([Self.working, Self.visible], .hot, frame: Self.frame)
+        let url = ActivityIndicatorButtonGallery.imagesDirectory().appendingPathComponent("delayed-spinner.svg")
+        if ProcessInfo.processInfo.environment["TICK_REGENERATE_GALLERY"] == "1" {
+            try Data(svg.utf8).write(to: url)
+            return
+        }
+        let committed = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+        #expect(committed == svg, "Docs/images/delayed-spinner.svg drifted: run with TICK_REGENERATE_GALLERY=1 and commit it.")
     }
 }
