@@ -219,11 +219,14 @@ func words(_ events: [Recorded<Event<Bool>>]) -> String {
 
 /// The rule on an `ActivityIndicator`: visibility plus the visible message.
 @Suite(.checksResourceLeaks) struct DelayedIndicatorVisibilityTests {
-    /// Tracks one piece of work per entry (message, start, end) and records
-    /// the delayed states as `(loading, message)@T` words.
+    /// Tracks one piece of work per entry (message, start, end: it completes
+    /// at `end`, unless `disposeWorkAt` disposes it first) and records the
+    /// delayed states as `(loading, message)@T` words. With
+    /// ``SameInstantOrder/timersFirst`` each start, end or disposal is
+    /// scheduled by the one before it, after that one set its timers.
     func timeline(
         _ work: [(String?, TestTime, TestTime)], showAfter: Int = 500, minimumVisible: Int = 500, hideAfter: Int = 0,
-        disposeWorkAt: [Int: TestTime] = [:]
+        disposeWorkAt: [Int: TestTime] = [:], order: SameInstantOrder = .inputsFirst
     ) -> [String] {
         let scheduler = TestScheduler()
         let indicator = ActivityIndicator()
@@ -233,14 +236,29 @@ func words(_ events: [Recorded<Event<Bool>>]) -> String {
             showAfter: .milliseconds(showAfter), minimumVisible: .milliseconds(minimumVisible),
             hideAfter: .milliseconds(hideAfter), scheduler: scheduler
         ).subscribe(states).disposed(by: bag)
+        var steps: [(TestTime, () -> Void)] = []
         for (index, (message, start, end)) in work.enumerated() {
-            let source = Observable<Int>.never().take(for: .milliseconds(end.frames - start.frames), scheduler: scheduler)
+            let source = PublishSubject<Int>()
             let subscription = SerialDisposable()
             bag.insert(subscription)
-            _ = scheduler.scheduleAt(start) {
-                subscription.disposable = source.trackActivity(in: indicator, message: message).subscribe()
+            steps.append((start, { subscription.disposable = source.trackActivity(in: indicator, message: message).subscribe() }))
+            steps.append((end, { source.onCompleted() }))
+            if let disposeAt = disposeWorkAt[index] { steps.append((disposeAt, { subscription.dispose() })) }
+        }
+        steps = steps.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        switch order {
+        case .inputsFirst:
+            for (time, action) in steps { bag.insert(scheduler.scheduleAt(time, action: action)) }
+        case .timersFirst:
+            func scheduleStep(_ index: Int) {
+                guard index < steps.count else { return }
+                let (time, action) = steps[index]
+                _ = scheduler.scheduleAt(time) {
+                    action()
+                    scheduleStep(index + 1)
+                }
             }
-            if let disposeAt = disposeWorkAt[index] { _ = scheduler.scheduleAt(disposeAt) { subscription.dispose() } }
+            scheduleStep(0)
         }
         scheduler.advance(to: 10_000)
         bag.dispose()
@@ -250,10 +268,41 @@ func words(_ events: [Recorded<Event<Bool>>]) -> String {
         }
     }
 
-    @Test func overlappingActivitiesShowTheMessageOfTheVisibleOne() {
+    @Test(arguments: SameInstantOrder.allCases) func overlappingActivitiesShowTheMessageOfTheVisibleOne(
+        order: SameInstantOrder
+    ) {
         // A 0–700, B 300–1200: continuous work from 0; A's message first, B's once A ends.
-        #expect(timeline([("A", 0, 700), ("B", 300, 1200)]) == [
+        #expect(timeline([("A", 0, 700), ("B", 300, 1200)], order: order) == [
             "(false, nil)@0", "(true, A)@500", "(true, B)@700", "(false, nil)@1200",
+        ])
+        // A ends exactly when B starts (in that order): a gap of zero length
+        // before the spinner showed restarts the delay.
+        #expect(timeline([("A", 0, 300), ("B", 300, 1200)], order: order) == [
+            "(false, nil)@0", "(true, B)@800", "(false, nil)@1300",
+        ])
+        // B starts before A ends at the same instant: continuous work (shown
+        // at 500 with B's message, A having ended).
+        #expect(timeline([("B", 300, 1200), ("A", 0, 300)], order: order) == [
+            "(false, nil)@0", "(true, B)@500", "(false, nil)@1200",
+        ])
+    }
+
+    @Test(arguments: SameInstantOrder.allCases) func anActivityEndingAroundShowAfter(order: SameInstantOrder) {
+        #expect(timeline([("A", 0, 499)], order: order) == ["(false, nil)@0"])
+        #expect(timeline([("A", 0, 500)], order: order) == ["(false, nil)@0", "(true, A)@500", "(false, nil)@1000"])
+        #expect(timeline([("A", 0, 501)], order: order) == ["(false, nil)@0", "(true, A)@500", "(false, nil)@1000"])
+    }
+
+    @Test(arguments: SameInstantOrder.allCases) func anActivityStartingAroundTheEndOfTheMinimum(order: SameInstantOrder) {
+        // A 0–600 shown at 500: the minimum ends at 1000; B starts at 999, 1000 or 1001.
+        #expect(timeline([("A", 0, 600), ("B", 999, 2000)], order: order) == [
+            "(false, nil)@0", "(true, A)@500", "(true, B)@999", "(false, nil)@2000",
+        ])
+        #expect(timeline([("A", 0, 600), ("B", 1000, 2000)], order: order) == [
+            "(false, nil)@0", "(true, A)@500", "(false, nil)@1000", "(true, B)@1500", "(false, nil)@2000",
+        ])
+        #expect(timeline([("A", 0, 600), ("B", 1001, 2000)], order: order) == [
+            "(false, nil)@0", "(true, A)@500", "(false, nil)@1000", "(true, B)@1501", "(false, nil)@2001",
         ])
     }
 
@@ -268,14 +317,20 @@ func words(_ events: [Recorded<Event<Bool>>]) -> String {
         ])
     }
 
-    @Test func disposingTrackedWorkEndsItsActivityAtThatInstant() {
+    @Test(arguments: SameInstantOrder.allCases) func disposingTrackedWorkEndsItsActivityAtThatInstant(
+        order: SameInstantOrder
+    ) {
         // Work 0–5000 disposed at 499, 500 and 501 (showAfter 500, no minimum).
-        #expect(timeline([("A", 0, 5000)], minimumVisible: 0, disposeWorkAt: [0: 499]) == ["(false, nil)@0"])
-        #expect(timeline([("A", 0, 5000)], minimumVisible: 0, disposeWorkAt: [0: 500]) == [
+        #expect(timeline([("A", 0, 5000)], minimumVisible: 0, disposeWorkAt: [0: 499], order: order) == ["(false, nil)@0"])
+        #expect(timeline([("A", 0, 5000)], minimumVisible: 0, disposeWorkAt: [0: 500], order: order) == [
             "(false, nil)@0", "(true, A)@500", "(false, nil)@500",
         ])
-        #expect(timeline([("A", 0, 5000)], minimumVisible: 0, disposeWorkAt: [0: 501]) == [
+        #expect(timeline([("A", 0, 5000)], minimumVisible: 0, disposeWorkAt: [0: 501], order: order) == [
             "(false, nil)@0", "(true, A)@500", "(false, nil)@501",
+        ])
+        // Disposed while the minimum keeps the spinner up: no change.
+        #expect(timeline([("A", 0, 5000)], disposeWorkAt: [0: 700], order: order) == [
+            "(false, nil)@0", "(true, A)@500", "(false, nil)@1000",
         ])
     }
 
