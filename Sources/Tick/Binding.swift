@@ -5,19 +5,14 @@ extension ObservableType {
     /// included), in the order given.
     public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
     where Observer.Element == Element {
-        subscribe { event in
-            for observer in observers { observer.on(event) }
-        }
+        forwardAll(to: observers.map { $0.asObserver() })
     }
 
     /// Sends every event of this sequence, its elements wrapped in an
     /// optional, to each of `observers`.
     public func bind<Observer: ObserverType>(to observers: Observer...) -> any Disposable
     where Observer.Element == Element? {
-        subscribe { event in
-            let wrapped = event.map { $0 as Element? }
-            for observer in observers { observer.on(wrapped) }
-        }
+        map { $0 as Element? }.forwardAll(to: observers.map { $0.asObserver() })
     }
 
     /// Passes every element to each of `relays`. A relay cannot end, so the
@@ -68,6 +63,15 @@ extension ObservableType {
     /// reported through ``Misuse`` and the binding ends.
     public func bind(onNext: @escaping (Element) -> Void) -> any Disposable {
         bindElements("bind(onNext:)", onNext)
+    }
+
+    /// Sends every event to `observers`; like `subscribe(onNext:…)`, the
+    /// source subscription is disposed after a terminal event.
+    func forwardAll(to observers: [AnyObserver<Element>]) -> any Disposable {
+        subscribe(
+            onNext: { element in observers.forEach { $0.on(.next(element)) } },
+            onError: { error in observers.forEach { $0.on(.error(error)) } },
+            onCompleted: { observers.forEach { $0.on(.completed) } })
     }
 
     func bindElements(_ target: String, _ accept: @escaping (Element) -> Void) -> any Disposable {

@@ -391,16 +391,13 @@ extension SharedSequence where SharingStrategy == DriverSharingStrategy {
     /// Sends the elements and the completion to each of `observers`.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> any Disposable
     where Observer.Element == Element {
-        source.subscribe { event in observers.forEach { $0.on(event) } }
+        source.forwardAll(to: observers.map { $0.asObserver() })
     }
 
     /// Sends the elements, wrapped in optionals, and the completion to each of `observers`.
     public func drive<Observer: ObserverType>(_ observers: Observer...) -> any Disposable
     where Observer.Element == Element? {
-        source.subscribe { event in
-            let wrapped = event.map { $0 as Element? }
-            observers.forEach { $0.on(wrapped) }
-        }
+        source.map { $0 as Element? }.forwardAll(to: observers.map { $0.asObserver() })
     }
 
     /// Passes the elements to each of `relays`.
@@ -448,7 +445,7 @@ extension SharedSequence where SharingStrategy == SignalSharingStrategy {
     /// Sends the elements and the completion to each of `observers`.
     public func emit<Observer: ObserverType>(to observers: Observer...) -> any Disposable
     where Observer.Element == Element {
-        source.subscribe { event in observers.forEach { $0.on(event) } }
+        source.forwardAll(to: observers.map { $0.asObserver() })
     }
 
     /// Passes the elements to each of `relays`.
