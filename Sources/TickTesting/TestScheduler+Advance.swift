@@ -66,6 +66,8 @@ extension TestScheduler {
     }
 
     func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
+        // Hot observables of the marble API start now (see HotObservable(deferredOn:)).
+        marbleExpectations.runSetups()
         lock.lock()
         if state.isAdvancing {
             lock.unlock()

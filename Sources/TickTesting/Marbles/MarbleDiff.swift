@@ -14,6 +14,16 @@ public struct MarbleDiff: Sendable, CustomStringConvertible {
     /// The aligned diagrams, the caret and the list of differing events; or
     /// "no differences" and the diagram when they are equal.
     public let description: String
+    /// A one-line summary for a failure's title: `marble mismatch at frame 5`.
+    public var title: String { firstDifference.map { "marble mismatch at \($0)" } ?? "marble mismatch" }
+    /// Where the timelines first differ, e.g. `frame 5`; nil when equal.
+    let firstDifference: String?
+
+    init(isEqual: Bool, description: String, firstDifference: String? = nil) {
+        self.isEqual = isEqual
+        self.description = description
+        self.firstDifference = firstDifference
+    }
 }
 
 extension Marbles {
@@ -73,7 +83,10 @@ extension Marbles {
             lines.append(
                 "  \(describe(difference.time, frame: frameAttos)): expected \(difference.expected), actual \(difference.actual)")
         }
-        return MarbleDiff(isEqual: false, description: lines.joined(separator: "\n"))
+        let where_ = describe(first.time, frame: frameAttos)
+        return MarbleDiff(
+            isEqual: false, description: lines.joined(separator: "\n"),
+            firstDifference: String(where_.prefix { $0 != "(" }.dropLast()))
     }
 
     private static func legendLine<Element: Equatable>(_ table: MarkerTable<Element>, _ elements: [Element]) -> String {

@@ -96,8 +96,33 @@ struct MarkerTable<Element: Equatable> {
     }
 
     static func text(of element: Element) -> String {
-        element is String ? String(reflecting: element) : String(describing: element)
+        legendText(element)
     }
+}
+
+/// An element that shows another value in legends (a wrapper).
+protocol MarbleLegendValue {
+    var legendValue: Any { get }
+}
+
+/// Optionals, seen without their type.
+protocol MarbleOptional {
+    var wrappedForLegend: Any? { get }
+}
+
+extension Optional: MarbleOptional {
+    var wrappedForLegend: Any? { self.map { $0 as Any } }
+}
+
+/// How a legend writes an element: strings quoted, optionals as their
+/// wrapped value (or `nil`), everything else as `String(describing:)`.
+func legendText(_ element: Any) -> String {
+    if let wrapper = element as? any MarbleLegendValue { return legendText(wrapper.legendValue) }
+    if let optional = element as? any MarbleOptional {
+        guard let wrapped = optional.wrappedForLegend else { return "nil" }
+        return legendText(wrapped)
+    }
+    return element is String ? String(reflecting: element) : String(describing: element)
 }
 
 /// Marker letters for legends: a–z, A–Z, then Greek, then CJK ideographs.
