@@ -28,14 +28,36 @@ public struct PrintedMarbles<Element>: CustomStringConvertible {
     }
 }
 
+/// Finds elements in constant time when they are `Hashable` (through
+/// `AnyHashable`), by a linear search otherwise.
+struct ElementIndex<Element: Equatable> {
+    private var hashed: [AnyHashable: Int] = [:]
+    private var unhashed: [(element: Element, index: Int)] = []
+
+    func find(_ element: Element) -> Int? {
+        if let key = element as? AnyHashable { return hashed[key] }
+        return unhashed.first { $0.element == element }?.index
+    }
+
+    mutating func insert(_ element: Element, _ index: Int) {
+        if let key = element as? AnyHashable {
+            hashed[key] = index
+        } else {
+            unhashed.append((element, index))
+        }
+    }
+}
+
 /// Assigns one marker character to each distinct element.
 ///
 /// When every element's text is one character that is not special in the
 /// language, that character is its marker ("direct"); otherwise elements
 /// get letters `a`, `b`, … in order of first appearance, listed in a legend.
+/// Lookups are constant time for `Hashable` elements, so printing is linear.
 struct MarkerTable<Element: Equatable> {
     private(set) var entries: [(element: Element, marker: Character)] = []
     private(set) var isDirect = true
+    private var index = ElementIndex<Element>()
 
     static func isSpecial(_ character: Character) -> Bool {
         character.isWhitespace || "-|#()^!".contains(character)
@@ -46,7 +68,10 @@ struct MarkerTable<Element: Equatable> {
     ///   gets a letter marker and these elements keep their markers.
     init(elements: [Element], forceLegend: Bool = false, preferred: [Character: Element] = [:]) {
         var distinct: [Element] = []
-        for element in elements where !distinct.contains(element) { distinct.append(element) }
+        for element in elements where index.find(element) == nil {
+            index.insert(element, distinct.count)
+            distinct.append(element)
+        }
         if !preferred.isEmpty {
             let known = preferred.filter { !Self.isSpecial($0.key) }.sorted { $0.key < $1.key }
             var generator = LegendMarkers()
@@ -64,10 +89,11 @@ struct MarkerTable<Element: Equatable> {
         var direct = !forceLegend
         var markers: [Character] = []
         if direct {
+            var seen = Set<Character>()
             for element in distinct {
                 let text = String(describing: element)
                 guard text.count == 1, let character = text.first, !Self.isSpecial(character),
-                    !markers.contains(character)
+                    seen.insert(character).inserted
                 else {
                     direct = false
                     break
@@ -84,13 +110,23 @@ struct MarkerTable<Element: Equatable> {
     }
 
     func marker(for element: Element) -> Character {
-        entries.first { $0.element == element }?.marker ?? "?"
+        index.find(element).map { entries[$0].marker } ?? "?"
+    }
+
+    /// Which entries `used` contains, by entry index.
+    func usedEntries(_ used: [Element]) -> [Bool] {
+        var flags = [Bool](repeating: false, count: entries.count)
+        for element in used {
+            if let found = index.find(element) { flags[found] = true }
+        }
+        return flags
     }
 
     /// The legend for the elements used by `events` (nil when direct).
     func legend(for used: [Element]) -> String? {
         guard !isDirect else { return nil }
-        let shown = entries.filter { entry in used.contains(entry.element) }
+        let flags = usedEntries(used)
+        let shown = entries.indices.filter { flags[$0] }.map { entries[$0] }
         guard !shown.isEmpty else { return nil }
         return shown.map { "\($0.marker) = \(Self.text(of: $0.element))" }.joined(separator: ", ")
     }
@@ -127,11 +163,12 @@ func legendText(_ element: Any) -> String {
 
 /// Marker letters for legends: a–z, A–Z, then Greek, then CJK ideographs.
 struct LegendMarkers {
+    private static let latin = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     private var index = 0
 
     mutating func next() -> Character {
         defer { index += 1 }
-        let latin = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let latin = Self.latin
         if index < latin.count { return latin[index] }
         let greek = index - latin.count
         if greek < 25, let scalar = Unicode.Scalar(0x3B1 + UInt32(greek)) {
@@ -207,6 +244,9 @@ extension Marbles {
         }
 
         var text = ""
+        // The display width of `text`, kept as it grows (measuring the whole
+        // text per group would make printing quadratic).
+        var width = 0
         var cursor: Int128 = 0
         var columns: [(time: Int128, column: Int)] = []
         for group in groups {
@@ -214,13 +254,17 @@ extension Marbles {
             if gap < 0 {
                 exact = false
             } else {
-                text += quiet(gap, frame: frameAttos, atStart: text.isEmpty)
+                let quietText = quiet(gap, frame: frameAttos, atStart: text.isEmpty)
+                text += quietText
+                width += quietText.count
             }
-            if !group.isPoint { columns.append((group.time - shift, MarbleText.displayWidth(text))) }
+            if !group.isPoint { columns.append((group.time - shift, width)) }
             if group.markers.count == 1 {
                 text.append(group.markers[0])
+                width += MarbleText.width(of: group.markers[0])
             } else {
                 text += "(" + String(group.markers) + ")"
+                width += 2 + MarbleText.displayWidth(group.markers)
             }
             let width = Int128(group.markers.count == 1 ? 1 : group.markers.count + 2)
             cursor = max(cursor, group.time) + width * frameAttos
@@ -231,7 +275,8 @@ extension Marbles {
         let plainText = table.isDirect && (Element.self == String.self || Element.self == Character.self)
         var values: [Character: Element] = [:]
         if !plainText {
-            for entry in table.entries where elements.contains(entry.element) { values[entry.marker] = entry.element }
+            let flags = table.usedEntries(elements)
+            for (index, entry) in table.entries.enumerated() where flags[index] { values[entry.marker] = entry.element }
         }
         if exact {
             let reread = try? parse(
