@@ -73,6 +73,7 @@ struct MarbleScanner {
                 }
             }
             let eventTime = group?.time ?? time
+            if character == "\u{FFFD}" { throw MarbleError(.replacementCharacter, at: index, in: diagram) }
             switch character {
             case "-":
                 try advance(at: index)
@@ -106,7 +107,7 @@ struct MarbleScanner {
                 if mode == .subscription {
                     throw MarbleError(.unexpectedMarkerInSubscription(character), at: index, in: diagram)
                 }
-                // `time(_:)` only looks for "|"; other markers just take their frame.
+                // `time(_:)` accepts only "|" (RxJS 9 rejects markers there too).
                 if mode != .time {
                     if terminated { throw MarbleError(.eventAfterTerminal, at: index, in: diagram) }
                     let marker: Item.Marker =
@@ -115,6 +116,8 @@ struct MarbleScanner {
                     items.append(Item(marker: marker, time: eventTime, position: index))
                 } else if character == "|" {
                     items.append(Item(marker: .completed, time: eventTime, position: index))
+                } else {
+                    throw MarbleError(.markerInTimeDiagram(character), at: index, in: diagram)
                 }
                 try advance(at: index)
             }
