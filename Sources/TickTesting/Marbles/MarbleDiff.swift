@@ -44,7 +44,7 @@ extension Marbles {
         values: [Character: Element] = [:], frame: Duration = .milliseconds(1)
     ) -> MarbleDiff {
         let frameAttos = frame > .zero ? frame.totalAttoseconds : MarbleDuration.attosPerMillisecond
-        let allElements = (expected + actual).compactMap(\.value.element)
+        let allElements = (expected + actual).compactMap { $0.value.element }
         var table = MarkerTable(elements: allElements, preferred: values)
         var left = layout(expected, table: table, frame: frame)
         var right = layout(actual, table: table, frame: frame)

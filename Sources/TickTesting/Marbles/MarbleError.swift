@@ -194,8 +194,25 @@ enum MarbleText {
         characters.reduce(0) { $0 + width(of: $1) }
     }
 
+    /// `Array(text)`, faster for ASCII text (no grapheme breaking needed,
+    /// except for "\r\n", which is one `Character`).
+    static func characters(of text: String) -> [Character] {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return Array(text) }
+        return utf8.map { Character(Unicode.Scalar($0)) }
+    }
+
+    /// `Character.isWhitespace`, with a fast path for ASCII (diagrams are
+    /// mostly ASCII, and the Unicode property lookup dominates long scans).
+    @inline(__always)
+    static func isSpace(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii == 0x20 || (0x09...0x0D).contains(ascii) }
+        return character.isWhitespace
+    }
+
     /// The columns a terminal uses for one character.
     static func width(of character: Character) -> Int {
+        if character.asciiValue != nil { return 1 }
         guard let scalar = character.unicodeScalars.first else { return 1 }
         if scalar.properties.isEmojiPresentation { return 2 }
         if character.unicodeScalars.contains("\u{FE0F}") { return 2 }

@@ -33,7 +33,7 @@ struct MarbleScanner {
 
     /// All markers, in text order; structural errors are thrown.
     func scan() throws(MarbleError) -> [Item] {
-        let characters = Array(diagram)
+        let characters = MarbleText.characters(of: diagram)
         var items: [Item] = []
         var time: Int128 = 0
         var group: (time: Int128, position: Int)?
@@ -53,13 +53,13 @@ struct MarbleScanner {
 
         while index < characters.count {
             let character = characters[index]
-            if character.isWhitespace {
+            if MarbleText.isSpace(character) {
                 index += 1
                 continue
             }
-            if index == 0 || characters[index - 1].isWhitespace {
+            if index == 0 || MarbleText.isSpace(characters[index - 1]) {
                 var end = index
-                while end < characters.count, !characters[end].isWhitespace { end += 1 }
+                while end < characters.count, !MarbleText.isSpace(characters[end]) { end += 1 }
                 let token = characters[index..<end]
                 if MarbleDuration.isCandidate(token) {
                     if group != nil { throw MarbleError(.durationInGroup, at: index, in: diagram) }
