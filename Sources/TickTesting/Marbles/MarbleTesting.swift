@@ -23,7 +23,13 @@ import Tick
 ///   and by ``TestScheduler/run(fileID:filePath:line:column:)`` (the same
 ///   thing) after all scheduled work has run; `advance(to:)`/`advance(by:)`
 ///   never check, because time may not be over. An expectation is checked
-///   once; a test that never flushes checks nothing.
+///   once. One never checked fails at its line when the XCTest test ends;
+///   under Swift Testing use ``run(_:fileID:filePath:line:column:)`` (or the
+///   `.checksResourceLeaks` trait), as a library cannot see the test end.
+/// - Hot observables made with ``hot(_:values:error:fileID:filePath:line:column:)``
+///   are set up when the scheduler next runs, as in RxJS: an `expect`
+///   subscription or unsubscription made before comes first within a frame.
+///   ``createHotObservable(_:)`` keeps RxTest's order (set up at creation).
 /// - A failure is reported at the line of `toBe`, to Swift Testing or XCTest,
 ///   whichever runs the test, with the aligned diff of ``Marbles/diff(expected:actual:frame:)``.
 /// - A diagram that cannot be read is reported at the caller's line with its
