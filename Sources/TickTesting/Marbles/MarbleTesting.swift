@@ -62,6 +62,12 @@ extension TestScheduler {
     /// A hot test observable from a diagram: its events happen at absolute
     /// times (frame 0 = the `^`, or the start of the text) whether or not
     /// anyone is subscribed.
+    ///
+    /// As in RxJS, its events are scheduled when the scheduler next runs
+    /// (`flush`, `run`, `advance`), so an `expect` subscription or
+    /// unsubscription stated before comes first within a frame:
+    /// `expect(hot("a-b|")).toBe("a-b|")` holds. ``createHotObservable(_:)``
+    /// schedules at creation instead (RxTest's order).
     public func hot<Element>(
         _ diagram: String, values: [Character: Element], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -468,9 +474,6 @@ final class MarbleExpectationStore: @unchecked Sendable {
         }
         for cleanup in cleanups { cleanup() }
     }
-
-    /// The sites of the expectations not checked yet.
-    var uncheckedSites: [CallSite] { lock.withLock { checks.map(\.site) } }
 
     private func takeAll() -> ([(site: CallSite, run: () -> Void)], [() -> Void]) {
         lock.withLock {
