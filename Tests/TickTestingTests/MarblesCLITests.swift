@@ -270,6 +270,24 @@ private final class SVGInspector: NSObject, XMLParserDelegate {
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
     }
 
+    #if os(Linux)
+    @Test(.enabled(if: getuid() == 0, "creating a device node needs root"))
+    func renderRefusesADeviceNodeInATemporaryFolder() throws {
+        // A character device (the null device's numbers, 1:3) made in a
+        // temporary folder: refused by lstat, never opened.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = directory.appendingPathComponent("device.svg").path
+        // A container without the mknod capability cannot make one: nothing to test there.
+        guard mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else { return }
+        let result = MarblesCLI.run(["render", "-a|", "-o", device])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.hasPrefix("marbles render: refusing to write \(device): it is a device"))
+        var info = stat()
+        #expect(lstat(device, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+    #endif
+
     // MARK: SVG time is proportional within a drawing (issue 13)
 
     /// The x position of each event, by its time.
