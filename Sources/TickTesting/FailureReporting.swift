@@ -69,11 +69,13 @@ public enum TestFailureReporter {
 
     @TaskLocal static var handler: (@Sendable (TestFailure) -> Void)?
 
-    /// Runs `operation` with every failure Tick reports in it (marble
-    /// mismatches, misuse of the test scheduler, unreadable diagrams) passed
+    /// Runs `operation` with every failure TickTesting reports in it (marble
+    /// mismatches, unreadable diagrams, misuse of the test scheduler) passed
     /// to `handler` instead of the test framework: for tools that drive Tick
     /// outside a test runner, or tests of failure messages. The handler is
     /// task-local: it applies to `operation` and the tasks it creates.
+    /// Misuse reports of the core library (``Misuse``) still go to the test
+    /// framework.
     public static func withHandler<R>(
         _ handler: @escaping @Sendable (TestFailure) -> Void, operation: () throws -> R
     ) rethrows -> R {
