@@ -1,7 +1,8 @@
 /// Turns a ``DocPage`` into the Swift source of one Swift Testing test.
 ///
-/// The page becomes the body of one `async throws` test function, so the page
-/// is one scope: blocks run in order and later blocks see earlier
+/// The page becomes the body of one `throws` test function (`async throws`
+/// if one of its run blocks says `await` or `async let`), so the page is one
+/// scope: blocks run in order and later blocks see earlier
 /// declarations; top-level `struct`/`class`/`enum`/`func` declarations become
 /// local declarations. Each page has its own function and its own file, so
 /// pages never collide. Import lines are hoisted to the top of the file (each
@@ -132,7 +133,11 @@ public enum SwiftGenerator {
         out.append("")
         out.append("#sourceLocation(file: \(file), line: 1)")
         out.append("@Test(\(([file] + options.traits).joined(separator: ", ")))")
-        out.append("func \(job.testName)() async throws {")
+        // A page that awaits runs in an async function; the others stay
+        // synchronous, so that calls with both a synchronous and an async
+        // overload (`TestScheduler.advance`) pick the synchronous one.
+        let effects = job.expectingFailure || awaits(page) ? "async throws" : "throws"
+        out.append("func \(job.testName)() \(effects) {")
         out.append("#sourceLocation()")
         if job.expectingFailure {
             out.append("    try await withKnownIssue(\"\(page.path) is a fixture with a deliberately wrong output\") { () async throws -> Void in")
@@ -146,6 +151,18 @@ public enum SwiftGenerator {
         out.append("}")
         out.append("")
         return out.joined(separator: "\n")
+    }
+
+    /// `true` if a run block of `page` contains the word `await` or `async let`.
+    static func awaits(_ page: DocPage) -> Bool {
+        page.blocks.contains { block in
+            block.kind == .run && block.lines.contains { line in
+                let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                return zip(words, words.dropFirst() + [""]).contains { word, next in
+                    word == "await" || (word == "async" && next == "let")
+                }
+            }
+        }
     }
 
     /// Unique Swift identifiers for the tests of pages at `paths`, in order:

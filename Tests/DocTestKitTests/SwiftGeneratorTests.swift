@@ -17,12 +17,21 @@ import Testing
 
     @Test func onePageIsOneTestFunctionWithTheBlocksInOrder() throws {
         let source = try generate("```swift\nlet a = 1\n```\n\n```swift\nprint(a + 1)\n```\n")
-        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\n@Test(\"Docs/Page.md\", .checksResourceLeaks)\nfunc Docs_Page_md() async throws {"))
+        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\n@Test(\"Docs/Page.md\", .checksResourceLeaks)\nfunc Docs_Page_md() throws {"))
         let body = lines(source)
         let first = try #require(body.firstIndex(of: "let a = 1"))
         let second = try #require(body.firstIndex(of: "print(a + 1)"))
         #expect(first < second)
         #expect(source.components(separatedBy: "@Test(").count == 2)
+    }
+
+    @Test func aPageIsAnAsyncTestOnlyIfARunBlockAwaits() throws {
+        #expect(try generate("```swift\nlet a = 1\n```\n").contains("func Docs_Page_md() throws {"))
+        #expect(try generate("```swift\nlet a = 1\n```\n```swift\nawait f()\n```\n").contains("func Docs_Page_md() async throws {"))
+        #expect(try generate("```swift\nasync let a = f()\n```\n").contains("func Docs_Page_md() async throws {"))
+        // A no-run block is compiled in an async closure of its own.
+        #expect(try generate("```swift no-run\n// Not run: waits.\nawait f()\n```\n").contains("func Docs_Page_md() throws {"))
+        #expect(try generate("```swift\nlet awaited = 1\n```\n").contains("func Docs_Page_md() throws {"))
     }
 
     @Test func everyBlockPointsAtItsPageLine() throws {
@@ -49,7 +58,7 @@ import Testing
     @Test func printIsCapturedByAFunctionLocalToThePageTest() throws {
         let source = try generate("```swift\nprint(1)\n```\n")
         #expect(source.contains(
-            "func Docs_Page_md() async throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
+            "func Docs_Page_md() throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
         #expect(source.contains("private let _docOutput_Docs_Page_md = DocTestOutput()"))
         #expect(!source.contains("FileHandle") && !source.contains("stdout"))
     }
@@ -59,7 +68,7 @@ import Testing
         let b = try MarkdownExtractor.extract(path: "Docs/B.md", text: "```swift\nstruct Item {}\nprint(2)\n```\n")
         let source = SwiftGenerator.generateFile([.init(page: a, testName: "Docs_A_md"), .init(page: b, testName: "Docs_B_md")])
         #expect(source.components(separatedBy: "@Test(").count == 3)
-        #expect(source.contains("func Docs_A_md() async throws {") && source.contains("func Docs_B_md() async throws {"))
+        #expect(source.contains("func Docs_A_md() throws {") && source.contains("func Docs_B_md() throws {"))
         #expect(source.contains("private let _docOutput_Docs_A_md = DocTestOutput()"))
         #expect(source.contains("private let _docOutput_Docs_B_md = DocTestOutput()"))
         #expect(source.components(separatedBy: "import Testing").count == 2)
@@ -88,7 +97,7 @@ import Testing
             ```
             """)
         let body = lines(source)
-        let function = try #require(body.firstIndex(of: "func Docs_Page_md() async throws {"))
+        let function = try #require(body.firstIndex(of: "func Docs_Page_md() throws {"))
         let point = try #require(body.firstIndex(of: "struct Point { var x: Int }"))
         #expect(function < point)
         #expect(body.last(where: { !$0.isEmpty }) == "}")
