@@ -126,16 +126,16 @@ final class Rendezvous: Sendable {
         let tracker = ErrorTracker(scheduler: scheduler)
         let errors = scheduler.createObserver(String.self)
         let observation = tracker.map { $0.map { "\($0)" } ?? "nil" }.subscribe(errors)
-        scheduler.advance(to: 100)
+        await scheduler.advance(to: 100)
         await #expect(throws: NamedError("offline")) {
             try await tracker.track(resetAfter: .milliseconds(1000)) { () async throws -> Int in
                 throw NamedError("offline")
             }
         }
         #expect("\(tracker.error.map { "\($0)" } ?? "nil")" == "offline")
-        scheduler.advance(to: 1099)
+        await scheduler.advance(to: 1099)
         #expect(tracker.error != nil)
-        scheduler.advance(to: 1100)
+        await scheduler.advance(to: 1100)
         #expect(tracker.error == nil)
         #expect(errors.events == [.next(0, "nil"), .next(100, "offline"), .next(1100, "nil")])
         observation.dispose()
@@ -158,7 +158,7 @@ final class Rendezvous: Sendable {
         }
         #expect(items == [])
         #expect((tracker.error as? NamedError) == NamedError("failed"))
-        scheduler.advance(to: 500)
+        await scheduler.advance(to: 500)
         #expect(tracker.error == nil)
         let user: String? = await tracker.track(orElse: nil) { "ann" }
         #expect(user == "ann")
@@ -179,9 +179,9 @@ final class Rendezvous: Sendable {
             log.withLock { $0.append("\(error.map { "\($0)" } ?? "nil")@\(scheduler.clock)") }
         })
         _ = await tracker.track(resetAfter: .milliseconds(1000), orElse: ()) { throw NamedError("first") }
-        scheduler.advance(to: TestTime(time))
+        await scheduler.advance(to: TestTime(time))
         _ = await tracker.track(resetAfter: .milliseconds(1000), orElse: ()) { throw NamedError("second") }
-        scheduler.advance(to: 5000)
+        await scheduler.advance(to: 5000)
         #expect(log.current == expected)
         observation.dispose()
     }
@@ -212,9 +212,9 @@ final class Rendezvous: Sendable {
         }
         #expect(visibleInside == [false, true])
         #expect(manager.activityCount == 0)
-        scheduler.advance(to: 1199)
+        await scheduler.advance(to: 1199)
         #expect(manager.isNetworkActivityIndicatorVisible)
-        scheduler.advance(to: 1200)
+        await scheduler.advance(to: 1200)
         #expect(!manager.isNetworkActivityIndicatorVisible)
         #expect(changes.current == [VisibilityChange(1000, true), VisibilityChange(1200, false)])
     }

@@ -153,6 +153,6 @@ extension PrimitiveSequence where Trait == SingleTrait {
     public static func zip<C: Collection, E>(_ sources: C) -> Single<[E]>
     where C.Element == Single<E>, Element == [E] {
         if sources.isEmpty { return .just([]) }
-        return Single(raw: Observable<[E]>.zip(sources.map(\.source)))
+        return Single(raw: Observable<E>.zip(sources.map(\.source)))
     }
 }

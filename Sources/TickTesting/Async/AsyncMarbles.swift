@@ -42,7 +42,7 @@ extension TestScheduler {
             _ = resources.insert(scheduleAt(end) { iteration.stop() })
         }
         let driver = asyncDriver
-        marbleExpectations.add(check: {
+        marbleExpectations.add(site: site, check: {
             if !driver.checkingAsync {
                 TestFailureReporter.fail(
                     "expect(asyncSequence) is checked by the synchronous run()/flush(), which cannot wait for the task that iterates the sequence. Call `await scheduler.run()` instead.",
@@ -53,7 +53,8 @@ extension TestScheduler {
             iteration.stop()
             resources.dispose()
         })
-        return MarbleExpectation(scheduler: self, recorder: recorder)
+        return MarbleExpectation(
+            scheduler: self, recorder: recorder, mirror: { other in self.record(other, plan: plan) })
     }
 }
 

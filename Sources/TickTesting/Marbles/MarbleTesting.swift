@@ -125,7 +125,7 @@ extension TestScheduler {
     }
 
     /// Subscribes to `source` as `plan` says, recording what it emits.
-    private func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> TestableObserver<Source.Element> {
+    func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> TestableObserver<Source.Element> {
         let recorder = createObserver(Source.Element.self)
         let resources = CompositeDisposable()
         let live = SerialDisposable()
