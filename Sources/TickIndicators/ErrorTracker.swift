@@ -5,8 +5,9 @@ import Tick
 ///
 /// The sequence starts with `nil` and a new subscriber gets the current value
 /// at once. Push errors with ``update(with:resetAfter:)`` (or its original
-/// name ``onNext(_:resetTime:)``), or let ``ObservableType/trackError(_:resetTime:)``
-/// push the errors of a sequence.
+/// name ``onNext(_:resetTime:)``), let ``ObservableType/trackError(_:resetTime:)``
+/// push the errors of a sequence, or ``track(resetAfter:isolation:_:)`` those
+/// of an async call.
 ///
 /// ## Rules
 /// - Pushing a value cancels any pending reset, then makes it current and

@@ -10,8 +10,8 @@ import Tick
 /// ``incrementActivityCount()``/``decrementActivityCount()``, and
 /// ``requestDidStart(requestID:)``/``requestDidStop(requestID:)`` on a set of
 /// ids. ``observeNotifications(from:names:)`` drives the second from
-/// `NotificationCenter`, and ``ObservableType/trackActivity(in:)`` counts an
-/// observable's subscriptions.
+/// `NotificationCenter`, ``ObservableType/trackActivity(in:)`` counts an
+/// observable's subscriptions, and ``track(isolation:_:)`` counts an async call.
 ///
 /// ## The state machine (the original's, exactly)
 /// After every change of the activity count (while enabled):
