@@ -95,3 +95,59 @@ import TickTesting
         observation.dispose()
     }
 }
+
+/// Issue 16, item 5, from eight threads: 100,000 concurrent tracked sequences
+/// subscribed, then completed, by eight task executors on their own queues
+/// (no timing asserted: the quadratic indicator takes over a minute for this
+/// in a release build). The first-message rule holds throughout.
+@Suite(.checksResourceLeaks) struct ActivityIndicatorScaleStressTests {
+    static let threads = 8
+    static let perThread = 12_500
+
+    @Test func oneHundredThousandEntriesFromEightThreadsKeepTheFirstMessageRule() async {
+        let indicator = ActivityIndicator()
+        let states = Locked<[IndicatorState]>([])
+        let observation = indicator.subscribe(onNext: { s in states.withLock { $0.append(s) } })
+        // Registered before any other: its message wins while it is active.
+        let first = PublishSubject<Int>()
+        let firstSubscription = first.trackActivity(in: indicator, message: "first").subscribe()
+        let executors = (0..<Self.threads).map { QueueTaskExecutor(label: "tick.stress.scale.\($0)") }
+        let subjects = (0..<Self.threads).map { _ in (0..<Self.perThread).map { _ in PublishSubject<Int>() } }
+        let subscriptions = Locked<[any Disposable]>([])
+        // Every other entry has a message; each thread's first one is "t<thread>-0".
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<Self.threads {
+                group.addTask(executorPreference: executors[thread]) {
+                    var mine: [any Disposable] = []
+                    for (index, subject) in subjects[thread].enumerated() {
+                        let message = index.isMultiple(of: 2) ? "t\(thread)-\(index)" : nil
+                        mine.append(subject.trackActivity(in: indicator, message: message).subscribe())
+                    }
+                    subscriptions.withLock { $0.append(contentsOf: mine) }
+                }
+            }
+        }
+        #expect(indicator.state == state(true, "first"))
+        #expect(states.current == [state(false, nil), state(true, "first")])
+        // The first one ends: the message is now the earliest registered of
+        // the others, which is the first of some thread.
+        firstSubscription.dispose()
+        let next = indicator.state
+        #expect(next.loading)
+        #expect((0..<Self.threads).map { "t\($0)-0" }.contains(next.message ?? ""), "\(next)")
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<Self.threads {
+                group.addTask(executorPreference: executors[thread]) {
+                    for subject in subjects[thread] { subject.onCompleted() }
+                }
+            }
+        }
+        #expect(indicator.state == state(false, nil))
+        let log = states.current
+        #expect(log.last == state(false, nil))
+        #expect(zip(log, log.dropFirst()).allSatisfy { $0 != $1 })
+        #expect(log.allSatisfy { $0.loading || $0.message == nil })
+        for subscription in subscriptions.current { subscription.dispose() }
+        observation.dispose()
+    }
+}
