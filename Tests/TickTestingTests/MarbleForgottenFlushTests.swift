@@ -151,4 +151,20 @@ import TickTesting
         #expect(flushed.isEmpty)
         #expect(released == nil)
     }
+
+    /// Under the `.checksResourceLeaks` trait the end of the test reports it
+    /// at its line even then, and lets go of what it subscribed, so no leak
+    /// is reported on top (an issue not matched here would fail the test).
+    @Test func underTheLeakTraitAKeptAliveSchedulerIsReportedAtTheExpectLine() async throws {
+        let line = #line + 5
+        try await withKnownIssue {
+            let test = try #require(Test.current)
+            try await ResourceLeakCheck().provideScope(for: test, testCase: Test.Case.current) {
+                let scheduler = TestScheduler()
+                scheduler.expect(scheduler.cold("a|").delay(.milliseconds(2), scheduler: scheduler)).toBe("--a|")
+            }
+        } matching: { issue in
+            issue.sourceLocation?.line == line && issue.comments.map(\.rawValue).joined() == Self.neverChecked
+        }
+    }
 }

@@ -25,9 +25,10 @@ import Tick
 ///   never check, because time may not be over. An expectation is checked
 ///   once. One never checked fails at its line when the scheduler is
 ///   released (at the end of a test that let go of it, Swift Testing or
-///   XCTest) or when the XCTest test ends, whichever comes first. A
-///   scheduler kept alive by the observable under test (a time operator
-///   given it) is not released: under Swift Testing use
+///   XCTest) or when the test ends (XCTest, or Swift Testing with the
+///   `.checksResourceLeaks` trait), whichever comes first. A scheduler kept
+///   alive by the observable under test (a time operator given it) is not
+///   released: under Swift Testing without the trait, use
 ///   ``run(_:fileID:filePath:line:column:)``, which cannot forget.
 /// - Hot observables made with ``hot(_:values:error:fileID:filePath:line:column:)``
 ///   are set up when the scheduler next runs, as in RxJS: an `expect`
@@ -464,17 +465,18 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 ///
 /// An expectation never checked is reported at its line as soon as it is
 /// clear it never will be: when the XCTest test that made it ends (a
-/// teardown block), or when the scheduler is released (this store's
-/// `deinit`), whichever comes first. Swift Testing gives a library no
-/// end-of-test hook, so there the release is the signal: it happens where
+/// teardown block), when the `.checksResourceLeaks` trait's test ends
+/// (`reportUnchecked(in:)`), or when the scheduler is released (this
+/// store's `deinit`), whichever comes first. Swift Testing gives a library
+/// no end-of-test hook otherwise, so there the release is the signal: it happens where
 /// the last reference to the scheduler goes away, usually when the test
 /// function returns, on the test's own task, so `Issue.record` reaches that
 /// test. That is why nothing the store or the scheduler's queue keeps before
 /// the first run refers to the scheduler strongly (`MarbleRecorder`, the
 /// weak scheduler of the marble API's test observables): an observable under
 /// test that holds the scheduler itself (a time operator given it) still
-/// keeps it alive, and then only `run { }`, XCTest or the leak trait catch a
-/// forgotten flush.
+/// keeps it alive, and then only XCTest or the leak trait catch a forgotten
+/// flush (and `run { }` prevents it).
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
     private let lock = Lock()
@@ -494,7 +496,20 @@ final class MarbleExpectationStore: @unchecked Sendable {
         // library: there the release of the scheduler reports it, see deinit).
         if register {
             TestFailureReporter.atEndOfCurrentXCTest { [weak self] in self?.reportUnchecked() }
+            // Under the `.checksResourceLeaks` trait, the end of the test
+            // reports it too, even for a scheduler that is never released.
+            if let scope = Resources.current { Self.scoped.add(self, in: scope) }
         }
+    }
+
+    /// The stores whose expectations were stated inside a `Resources.Scope`.
+    private static let scoped = ScopedStores()
+
+    /// Reports, at their lines, the expectations never checked of every
+    /// scheduler whose expectations were stated while `scope` was current:
+    /// the `.checksResourceLeaks` trait calls it when its test ends.
+    static func reportUnchecked(in scope: Resources.Scope) {
+        for store in scoped.take(scope) { store.reportUnchecked() }
     }
 
     func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
@@ -550,6 +565,42 @@ final class MarbleExpectationStore: @unchecked Sendable {
                 self.cleanups = []
             }
             return (self.checks, self.cleanups)
+        }
+    }
+}
+
+/// The marble expectation stores of each `Resources.Scope` (the leak trait's
+/// scope of a test), both held weakly: neither a scheduler nor a scope is
+/// kept alive by being listed here.
+private final class ScopedStores: @unchecked Sendable {
+    private struct Entry {
+        weak var scope: Resources.Scope?
+        weak var store: MarbleExpectationStore?
+    }
+
+    // `entries` is guarded by `lock`.
+    private let lock = Lock()
+    private var entries: [Entry] = []
+
+    func add(_ store: MarbleExpectationStore, in scope: Resources.Scope) {
+        lock.withLock {
+            entries.removeAll { $0.scope == nil || $0.store == nil }
+            entries.append(Entry(scope: scope, store: store))
+        }
+    }
+
+    /// Removes the stores of `scope` (and entries whose scope or store is
+    /// gone) and returns those still alive.
+    func take(_ scope: Resources.Scope) -> [MarbleExpectationStore] {
+        lock.withLock {
+            var taken: [MarbleExpectationStore] = []
+            entries.removeAll { entry in
+                guard let entryScope = entry.scope, let store = entry.store else { return true }
+                guard entryScope === scope else { return false }
+                taken.append(store)
+                return true
+            }
+            return taken
         }
     }
 }
