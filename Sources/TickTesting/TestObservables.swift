@@ -142,11 +142,8 @@ public final class ColdObservable<Element>: TestableObservable, @unchecked Senda
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let log = self.log
-        guard let scheduler = owner else {
-            // Released: nothing can run any more.
-            _ = log.subscribed(at: 0)
-            return Disposables.create()
-        }
+        // Its scheduler released, nothing can happen any more.
+        guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
         let scheduled = CompositeDisposable()
         let start = scheduler.now
