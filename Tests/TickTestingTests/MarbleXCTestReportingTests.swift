@@ -59,16 +59,23 @@ final class MarbleXCTestReportingTests: XCTestCase {
     }
 
     /// Nothing keeps this scheduler alive: it is released when the test lets
-    /// go of it (during the test) and reports then; the teardown block finds
-    /// nothing left, so the failure is reported once.
+    /// go of it (during the test) and reports then. The teardown block finds
+    /// nothing left: a second report would be a real failure of this test
+    /// (`capturing` is off by then).
     func testForgottenFlushFailsAtTheExpectLine() {
         capturing = true
-        let scheduler = TestScheduler()
-        let line = #line + 1
-        scheduler.expect(scheduler.cold("-a|")).toBe("-b|")
-        expectedAtTeardown = (
-            line, "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
-        )
+        let line = #line + 3
+        do {
+            let scheduler = TestScheduler()
+            scheduler.expect(scheduler.cold("-a|")).toBe("-b|")
+        }
+        capturing = false
+        XCTAssertEqual(captured.map(\.line), [line])
+        XCTAssertEqual(captured.first?.file, "\(#filePath)")
+        XCTAssertTrue(
+            captured.first?.message.contains(
+                "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)") ?? false,
+            "\(captured)")
     }
 
     private var keptAlive: TestScheduler?
