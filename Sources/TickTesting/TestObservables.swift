@@ -104,14 +104,16 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
-        let index = log.subscribed(at: owner?.clock ?? 0)
+        // Its scheduler released, nothing can happen any more.
+        guard let scheduler = owner else { return Disposables.create() }
+        let index = log.subscribed(at: scheduler.clock)
         let key = lock.withLock {
             defer { nextKey += 1 }
             observers.append((nextKey, AnyObserver(observer)))
             return nextKey
         }
         return Disposables.create(with: { [self] in
-            log.unsubscribed(index, at: owner?.clock ?? 0)
+            if let clock = owner?.clock { log.unsubscribed(index, at: clock) }
             lock.withLock { observers.removeAll { $0.key == key } }
         })
     }
@@ -153,7 +155,7 @@ public final class ColdObservable<Element>: TestableObservable, @unchecked Senda
             scheduled.insert(scheduler.schedule(at: due) { observer.on(event) })
         }
         return Disposables.create(with: { [weak scheduler] in
-            log.unsubscribed(index, at: scheduler?.clock ?? 0)
+            if let clock = scheduler?.clock { log.unsubscribed(index, at: clock) }
             scheduled.dispose()
         })
     }

@@ -131,6 +131,27 @@ import TickTesting
         #expect(passed)
     }
 
+    /// What makes the release possible: a test observable does not keep its
+    /// scheduler alive (not even one whose events are queued on it); once
+    /// the scheduler is gone it is inert, and nothing traps.
+    @Test func aTestObservableDoesNotKeepItsSchedulerAlive() {
+        weak var released: TestScheduler?
+        let (cold, hot) = { () -> (ColdObservable<String>, HotObservable<String>) in
+            let scheduler = TestScheduler()
+            released = scheduler
+            return (scheduler.cold("a|"), scheduler.createHotObservable([.next(1, "x"), .completed(2)]))
+        }()
+        #expect(released == nil)
+        var received = 0
+        let subscriptions = [
+            cold.subscribe(onNext: { _ in received += 1 }), hot.subscribe(onNext: { _ in received += 1 }),
+        ]
+        subscriptions.forEach { $0.dispose() }
+        #expect(received == 0)
+        #expect(cold.subscriptions.isEmpty && hot.subscriptions.isEmpty)
+        #expect(cold.scheduler.clock == 0 && cold.scheduler.pendingCount == 0)
+    }
+
     // MARK: The limit
 
     /// An observable under test that holds the scheduler (a time operator
