@@ -204,15 +204,15 @@ func words(_ events: [Recorded<Event<Bool>>]) -> String {
     }
 
     @Test func negativeDurationsAreReportedAndBecomeZero() {
-        let reports = Locked<[String]>([])
-        let previous = Misuse.setHandler { report in reports.withLock { $0.append(report.message) } }
         let scheduler = TestScheduler()
-        let visibility = PublishSubject<Bool>().delayedVisibility(
-            showAfter: .milliseconds(-1), minimumVisible: .milliseconds(-2), hideAfter: .milliseconds(-3),
-            scheduler: scheduler)
-        Misuse.setHandler(previous)
-        #expect(reports.current.count == 3)
-        #expect(reports.current.first?.contains("showAfter") == true)
+        var visibility: Observable<Bool>?
+        let reports = misuseReports {
+            visibility = PublishSubject<Bool>().delayedVisibility(
+                showAfter: .milliseconds(-1), minimumVisible: .milliseconds(-2), hideAfter: .milliseconds(-3),
+                scheduler: scheduler)
+        }
+        #expect(reports.count == 3)
+        #expect(reports.first?.contains("showAfter") == true)
         _ = visibility
     }
 }

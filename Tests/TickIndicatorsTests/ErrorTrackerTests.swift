@@ -177,13 +177,10 @@ func names(_ events: [Recorded<Event<(any Error)?>>]) -> [Recorded<Event<String>
     @Test func negativeResetTimeIsReportedAndTreatedAsZero() {
         let scheduler = TestScheduler()
         let tracker = ErrorTracker(scheduler: scheduler)
-        let reports = Locked<[String]>([])
-        let previous = Misuse.setHandler { report in reports.withLock { $0.append(report.message) } }
-        tracker.update(with: e1, resetAfter: .milliseconds(-1))
-        Misuse.setHandler(previous)
+        let reports = misuseReports { tracker.update(with: e1, resetAfter: .milliseconds(-1)) }
         scheduler.advance(to: 0)
         #expect(tracker.error == nil)
-        #expect(reports.current.count == 1)
+        #expect(reports.count == 1)
     }
 
     @Test func deinitCancelsThePendingReset() {

@@ -323,15 +323,12 @@ import TickTesting
     }
 
     @Test func negativeDelaysAreReportedAndBecomeZero() {
-        let reports = Locked<[String]>([])
         let scheduler = TestScheduler()
         let manager = make(scheduler)
-        let previous = Misuse.setHandler { report in reports.withLock { $0.append(report.message) } }
-        manager.startDelay = .milliseconds(-5)
-        Misuse.setHandler(previous)
+        let reports = misuseReports { manager.startDelay = .milliseconds(-5) }
         #expect(manager.startDelay == .zero)
-        #expect(reports.current.count == 1)
-        #expect(reports.current.first?.contains("startDelay") == true)
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("startDelay") == true)
     }
 
     // MARK: Observable surface

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TickIndicators
 import TickTesting
 
@@ -46,4 +47,22 @@ struct NamedError: Error, Equatable, CustomStringConvertible {
     let name: String
     init(_ name: String) { self.name = name }
     var description: String { name }
+}
+
+/// Runs `body` and returns the messages of the Tick misuse reports it made.
+/// Each report is a test issue of the current test (TickTesting turns misuse
+/// into issues), expected here as a known issue: unlike swapping the global
+/// `Misuse` handler, this stays right while other tests run in parallel.
+func misuseReports(in body: () -> Void) -> [String] {
+    TestFailureReporter.reportMisuseAsTestFailures()
+    let reports = Locked<[String]>([])
+    withKnownIssue {
+        body()
+    } matching: { issue in
+        let text = issue.comments.map(\.rawValue).joined(separator: " ")
+        guard text.hasPrefix("Tick misuse: ") else { return false }
+        reports.withLock { $0.append(text) }
+        return true
+    }
+    return reports.current
 }
