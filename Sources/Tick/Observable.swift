@@ -203,3 +203,19 @@ final class ClosureSubscription<Element>: Cancelable, @unchecked Sendable {
         sink?.dispose()
     }
 }
+
+// @unchecked: an `Observable` is immutable (two `let`s): sending it sends a
+// recipe, and every subscription builds its own state in thread-safe sinks.
+// What the compiler cannot check is the recipe's closures, which are not
+// `@Sendable` (Rx style, like the standard library's `AsyncMapSequence`): they
+// run on the thread the events arrive on, one call at a time per
+// subscription, as they already do when a scheduler moves a chain; the
+// closures given to `subscribe` are protected by their isolation
+// (Docs/Concurrency.md, "What Tick checks and what it trusts").
+// Unconditional, not `where Element: Sendable`: with a conditional Sendable
+// conformance the Swift 6 compiler no longer infers `Element` in
+// `Observable.merge(a, b)` and every other static operator that shares its
+// name with an instance operator (swiftlang/swift#80146; proven by
+// ConcurrencyAPIShapeTests). An element that is not Sendable must not be
+// shared by the recipe itself (`just(sharedObject)`) across threads.
+extension Observable: @unchecked Sendable {}

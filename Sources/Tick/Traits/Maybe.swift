@@ -147,3 +147,5 @@ extension PrimitiveSequence where Trait == MaybeTrait {
     /// Completes when the maybe terminates, ignoring its element.
     public func asCompletable() -> Completable { Completable(raw: source.ignoreElements()) }
 }
+
+extension MaybeEvent: Sendable where Element: Sendable {}

@@ -463,3 +463,6 @@ extension SharedSequence where SharingStrategy == SignalSharingStrategy {
         source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
     }
 }
+
+// Sendable like the `Observable` it wraps.
+extension SharedSequence: Sendable {}
