@@ -79,7 +79,10 @@ final class IsolatedDelivery: @unchecked Sendable {
         guard startsDrain else { return }
         switch target {
         case .main:
-            DispatchQueue.main.async { self.drain() }
+            // A main-actor task rather than a block on the main queue (both
+            // run there, in order): a TestScheduler driving async work sees
+            // the task and waits for it (Docs/AsyncAwait.md, quiescence).
+            Task { @MainActor in self.drain() }
         case .actor(let actor):
             Task { await Self.drain(self, on: actor) }
         }
