@@ -55,17 +55,15 @@ import TickTesting
 
     @Test @MainActor func onMainItWaitsBehindWorkQueuedFromABackgroundThread() async {
         let log = Locked<[String]>([])
-        let queued = TestExpectation()
         let done = TestExpectation()
         let scheduler = self.scheduler
-        DispatchQueue.global().async {
-            scheduler.schedule { log.withLock { $0.append("background") } }
-            queued.fulfill()
+        // `sync`: the main actor (this test) waits, so "background" is
+        // queued on the main queue and cannot have run yet.
+        DispatchQueue.global().sync {
+            _ = scheduler.schedule { log.withLock { $0.append("background") } }
         }
-        #expect(await queued.wait(timeout: .seconds(30)))
-        // Main may or may not have run "background" yet; either way the
-        // next action must come after it.
         scheduler.schedule { log.withLock { $0.append("main") } }
+        #expect(log.current == [])  // queued behind "background", not run at once
         scheduler.schedule { done.fulfill() }
         #expect(await done.wait(timeout: .seconds(30)))
         #expect(log.current == ["background", "main"])

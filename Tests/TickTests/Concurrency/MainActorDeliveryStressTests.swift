@@ -65,17 +65,15 @@ import TickTesting
         let subject = PublishSubject<Int>()
         let subscription = model.bind(subject.asObservable())
         subject.onNext(0)
-        // 1...100 arrive on a background thread: they are queued for main,
-        // which is busy running this test, so none can have been delivered.
-        let sent = TestExpectation()
-        DispatchQueue.global().async {
+        // 1...100 arrive on a background thread while the main actor (this
+        // test) waits for it with `sync`: they are queued for main.
+        DispatchQueue.global().sync {
             for value in 1...100 { subject.onNext(value) }
-            sent.fulfill()
         }
-        #expect(await sent.wait(timeout: .seconds(30)))
-        // This test resumed on main, maybe after a part of the queue ran;
-        // 101 sent from main now must still come after 100.
+        #expect(model.values == [0])
+        // 101, sent on main, must wait behind them instead of jumping ahead.
         subject.onNext(101)
+        #expect(model.values == [0])
         subject.onCompleted()
         #expect(await model.done.wait(timeout: .seconds(30)))
         #expect(model.values == Array(0...101))
@@ -87,14 +85,14 @@ import TickTesting
         let model = Model()
         let subject = PublishSubject<Int>()
         let subscription = model.bind(subject.asObservable())
-        let disposed = TestExpectation()
-        DispatchQueue.global().async {
+        // `sync`: the main actor (this test) is blocked meanwhile, so the
+        // queued element cannot be delivered before the disposal.
+        DispatchQueue.global().sync {
             subject.onNext(1)  // queued for main
-            subscription.dispose()  // before main could deliver it
+            subscription.dispose()
             subject.onNext(2)
-            disposed.fulfill()
         }
-        #expect(await disposed.wait(timeout: .seconds(30)))
+        #expect(model.values == [])
         #expect(await model.done.wait(timeout: .seconds(30)))
         #expect(model.values == [])
         #expect(model.disposedOnMain == true)
