@@ -99,11 +99,11 @@ import TickTesting
         #expect(!subject.hasObservers)
     }
 
-    /// The same rule for traits, `bind` and `drive`-style entry points: they
-    /// pass the caller's isolation on.
-    @Test @MainActor func singleAndBindDeliverOnMain() async {
+    /// The same rule for the other closure entry points (traits, `bind`,
+    /// `subscribe(with:)`): they pass the caller's isolation on.
+    @Test @MainActor func singleCompletableMaybeBindAndSubscribeWithDeliverOnMain() async {
         let background = DispatchQueueScheduler(label: "MainActorDeliveryStressTests.single")
-        let done = TestExpectation(count: 2)
+        let done = TestExpectation(count: 5)
         var onMain: [Bool] = []
         let single = Single.just(1).asObservable().subscribe(on: background).asSingle()
         let first = single.subscribe(onSuccess: { _ in
@@ -114,10 +114,23 @@ import TickTesting
             onMain.append(MainQueueProbe.isCurrent)
             done.fulfill()
         })
+        let owner = Model()
+        let third = Observable.just(3).subscribe(on: background).subscribe(with: owner, onNext: { _, _ in
+            onMain.append(MainQueueProbe.isCurrent)
+            done.fulfill()
+        })
+        let fourth = Completable.empty().asObservable().subscribe(on: background).asCompletable()
+            .subscribe(onCompleted: {
+                onMain.append(MainQueueProbe.isCurrent)
+                done.fulfill()
+            })
+        let fifth = Observable.just(5).subscribe(on: background).asMaybe().subscribe(onSuccess: { _ in
+            onMain.append(MainQueueProbe.isCurrent)
+            done.fulfill()
+        })
         #expect(await done.wait(timeout: .seconds(30)))
-        #expect(onMain == [true, true])
-        first.dispose()
-        second.dispose()
+        #expect(onMain == [true, true, true, true, true])
+        for subscription in [first, second, third, fourth, fifth] { subscription.dispose() }
         #expect(await drain(background))
     }
 
