@@ -5,7 +5,7 @@
 ///
 /// Thread-safe like Tick's other subjects; calls to `on(_:)` must be
 /// serialized by the caller.
-public final class AsyncSubject<Element>: SubjectType, @unchecked Sendable {
+public final class AsyncSubject<Element>: SubjectType {
     // Safe to share: `last` is guarded by `lock`; `output` is a thread-safe
     // subject that receives nothing before the terminal event.
     private let lock = Lock()
@@ -47,3 +47,8 @@ public final class AsyncSubject<Element>: SubjectType, @unchecked Sendable {
         output.subscribe(observer)
     }
 }
+
+// @unchecked: every mutable field is guarded by a lock (`lock`, or the inner
+// subject's), and no observer is called with it held. Sendable only when the elements are, since
+// a subject hands each element to observers on other threads.
+extension AsyncSubject: @unchecked Sendable where Element: Sendable {}

@@ -61,7 +61,9 @@ extension ObservableType {
 
     /// Calls `onNext` for each element. An error is a binding mistake: it is
     /// reported through ``Misuse`` and the binding ends.
-    public func bind(onNext: @escaping (Element) -> Void) -> any Disposable {
+    public func bind(
+        onNext: @escaping (Element) -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
         bindElements("bind(onNext:)", onNext)
     }
 
@@ -74,7 +76,9 @@ extension ObservableType {
             onCompleted: { observers.forEach { $0.on(.completed) } })
     }
 
-    func bindElements(_ target: String, _ accept: @escaping (Element) -> Void) -> any Disposable {
+    func bindElements(
+        _ target: String, _ accept: @escaping (Element) -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
         subscribe(onNext: accept, onError: { error in
             Misuse.report("An error was bound to \(target): \(error). Bindings must not fail; catch errors before binding.")
         })

@@ -310,3 +310,6 @@ final class WindowSink<Element>: ChunkSink<Observable<Element>, Element>, @unche
         enqueueLocked(.error(error))
     }
 }
+
+// Sendable like the `Observable` it wraps, when its key is.
+extension GroupedObservable: Sendable where Key: Sendable {}

@@ -9,7 +9,11 @@ import Synchronization
 /// `dispose()` is idempotent: calling it again does nothing. Tick's own
 /// disposables are safe to dispose from any thread and from inside the callbacks
 /// of the subscription they end.
-public protocol Disposable {
+///
+/// A disposable is `Sendable`, so it can be captured by `@Sendable` closures
+/// (an `AsyncStream`'s `onTermination`, a task's cancellation handler) and
+/// disposed from anywhere (Docs/Concurrency.md).
+public protocol Disposable: Sendable {
     /// Releases the resource. Calling it more than once has no further effect.
     func dispose()
 }

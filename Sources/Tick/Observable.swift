@@ -98,6 +98,12 @@ extension ObservableType {
     ///   - onCompleted: called once if the sequence completes.
     ///   - onDisposed: called once when the subscription ends, for any reason
     ///     (after `onError`/`onCompleted`, or on disposal).
+    ///   - isolation: the caller's isolation; leave the default. When the
+    ///     caller is isolated to an actor (a `@MainActor` type), so are the
+    ///     closures, and Tick calls them on that actor, in order: on the main
+    ///     actor at once when the event arrives on the main queue with nothing
+    ///     waiting, otherwise on the main queue; on another actor, in a task on
+    ///     it (Docs/Concurrency.md).
     /// - Returns: a disposable that ends the subscription. After it is disposed
     ///   no closure but `onDisposed` is called.
     @inlinable
@@ -105,16 +111,28 @@ extension ObservableType {
         onNext: ((Element) -> Void)? = nil,
         onError: ((any Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onDisposed: (() -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
+        if let delivery = IsolatedDelivery.forIsolation(isolation) {
+            return subscribeIsolated(
+                delivery: delivery, onNext: onNext, onError: onError, onCompleted: onCompleted,
+                onDisposed: onDisposed)
+        }
         let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
         return ClosureSubscription(sink)
     }
 
     /// Subscribes with one closure that receives every event.
-    public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> any Disposable {
-        subscribe(AnyObserver(eventHandler: on))
+    ///
+    /// Called from an actor-isolated context, the closure is called on that
+    /// actor, like the closures of ``subscribe(onNext:onError:onCompleted:onDisposed:isolation:)``.
+    public func subscribe(
+        _ on: @escaping (Event<Element>) -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
+        guard isolation != nil else { return subscribe(AnyObserver(eventHandler: on)) }
+        return subscribe(onNext: { on(.next($0)) }, onError: { on(.error($0)) }, onCompleted: { on(.completed) })
     }
 }
 
@@ -203,3 +221,19 @@ final class ClosureSubscription<Element>: Cancelable, @unchecked Sendable {
         sink?.dispose()
     }
 }
+
+// @unchecked: an `Observable` is immutable (two `let`s): sending it sends a
+// recipe, and every subscription builds its own state in thread-safe sinks.
+// What the compiler cannot check is the recipe's closures, which are not
+// `@Sendable` (Rx style, like the standard library's `AsyncMapSequence`): they
+// run on the thread the events arrive on, one call at a time per
+// subscription, as they already do when a scheduler moves a chain; the
+// closures given to `subscribe` are protected by their isolation
+// (Docs/Concurrency.md, "What Tick checks and what it trusts").
+// Unconditional, not `where Element: Sendable`: with a conditional Sendable
+// conformance the Swift 6 compiler no longer infers `Element` in
+// `Observable.merge(a, b)` and every other static operator that shares its
+// name with an instance operator (swiftlang/swift#80146; proven by
+// ConcurrencyAPIShapeTests). An element that is not Sendable must not be
+// shared by the recipe itself (`just(sharedObject)`) across threads.
+extension Observable: @unchecked Sendable {}

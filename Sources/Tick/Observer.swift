@@ -44,3 +44,9 @@ public struct AnyObserver<Element>: ObserverType {
     @inlinable
     public func on(_ event: Event<Element>) { handler(event) }
 }
+
+// @unchecked: an `AnyObserver` is an immutable function. The observers Tick
+// hands out (to `create`, subjects, sinks) are thread-safe and enforce the
+// grammar; the Rx rule still applies: calls must not overlap. Sendable only
+// when the elements are. (Docs/Concurrency.md)
+extension AnyObserver: @unchecked Sendable where Element: Sendable {}

@@ -6,7 +6,7 @@
 /// Relays are thread-safe like the subjects they wrap.
 
 /// Tells its subscribers every element accepted from the moment they subscribe.
-public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
+public final class PublishRelay<Element>: ObservableType {
     // Safe to share: the only state is a thread-safe subject.
     private let subject = PublishSubject<Element>()
 
@@ -27,7 +27,7 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
 
 /// Holds a current value: a new subscriber receives it at once, then every
 /// element accepted later.
-public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
+public final class BehaviorRelay<Element>: ObservableType {
     // Safe to share: the only state is a thread-safe subject.
     private let subject: BehaviorSubject<Element>
 
@@ -57,7 +57,7 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
 
 /// Replays up to `bufferSize` of the latest elements to each new subscriber,
 /// then tells it every element accepted later.
-public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
+public final class ReplayRelay<Element>: ObservableType {
     // Safe to share: the only state is a thread-safe subject.
     private let subject: ReplaySubject<Element>
 
@@ -85,3 +85,15 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
         subject.subscribe(observer)
     }
 }
+
+// @unchecked: the only state is a thread-safe subject (see the subjects).
+// Sendable only when the elements are, like the subject it wraps.
+extension PublishRelay: @unchecked Sendable where Element: Sendable {}
+
+// @unchecked: the only state is a thread-safe subject (see the subjects).
+// Sendable only when the elements are, like the subject it wraps.
+extension BehaviorRelay: @unchecked Sendable where Element: Sendable {}
+
+// @unchecked: the only state is a thread-safe subject (see the subjects).
+// Sendable only when the elements are, like the subject it wraps.
+extension ReplayRelay: @unchecked Sendable where Element: Sendable {}

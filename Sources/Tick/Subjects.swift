@@ -10,7 +10,7 @@ public protocol SubjectType<Element>: ObservableType, ObserverType {}
 /// Tells its subscribers every event from the moment they subscribe.
 ///
 /// After a terminal event, new subscribers receive just that terminal event.
-public final class PublishSubject<Element>: SubjectType, @unchecked Sendable {
+public final class PublishSubject<Element>: SubjectType {
     @usableFromInline let core = SubjectCore<Element>(bufferCapacity: 0, replaysAfterTerminal: false)
 
     /// A subject with no subscribers.
@@ -34,7 +34,7 @@ public final class PublishSubject<Element>: SubjectType, @unchecked Sendable {
 /// later event.
 ///
 /// After a terminal event, new subscribers receive just that terminal event.
-public final class BehaviorSubject<Element>: SubjectType, @unchecked Sendable {
+public final class BehaviorSubject<Element>: SubjectType {
     @usableFromInline let core: SubjectCore<Element>
 
     /// A subject whose current value is `value`.
@@ -70,7 +70,7 @@ public final class BehaviorSubject<Element>: SubjectType, @unchecked Sendable {
 ///
 /// After a terminal event, new subscribers receive the buffered elements and
 /// then the terminal event.
-public final class ReplaySubject<Element>: SubjectType, @unchecked Sendable {
+public final class ReplaySubject<Element>: SubjectType {
     @usableFromInline let core: SubjectCore<Element>
 
     private init(bufferSize: Int) {
@@ -101,3 +101,18 @@ public final class ReplaySubject<Element>: SubjectType, @unchecked Sendable {
         core.subscribe(AnyObserver(observer))
     }
 }
+
+// @unchecked: every mutable field is guarded by a lock (`SubjectCore`), and no
+// observer is called with it held. Sendable only when the elements are, since
+// a subject hands each element to observers on other threads.
+extension PublishSubject: @unchecked Sendable where Element: Sendable {}
+
+// @unchecked: every mutable field is guarded by a lock (`SubjectCore`), and no
+// observer is called with it held. Sendable only when the elements are, since
+// a subject hands each element to observers on other threads.
+extension BehaviorSubject: @unchecked Sendable where Element: Sendable {}
+
+// @unchecked: every mutable field is guarded by a lock (`SubjectCore`), and no
+// observer is called with it held. Sendable only when the elements are, since
+// a subject hands each element to observers on other threads.
+extension ReplaySubject: @unchecked Sendable where Element: Sendable {}

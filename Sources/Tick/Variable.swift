@@ -29,7 +29,7 @@
 /// - A subscription lasts until its disposable is disposed (directly or via a
 ///   ``DisposeBag``), as everywhere in Tick. In the original a subscription
 ///   also ended when its `Disposable` object was deallocated.
-public class ObservableValue<Value>: @unchecked Sendable {
+public class ObservableValue<Value> {
     /// An observer: receives the new value and the previous one (`nil` on the
     /// first call of a ``Variable`` subscription and on the first update of a
     /// ``PublishVariable``).
@@ -167,7 +167,7 @@ extension ObservableValue where Value: Equatable {
 ///
 /// See ``ObservableValue`` for the rules and the differences from
 /// LightweightObservable.
-public final class Variable<Value>: ObservableValue<Value>, @unchecked Sendable {
+public final class Variable<Value>: ObservableValue<Value> {
     /// A variable holding `value`.
     public init(_ value: Value) {
         super.init(stored: value, callsAtOnce: true)
@@ -188,7 +188,7 @@ public final class Variable<Value>: ObservableValue<Value>, @unchecked Sendable 
 ///
 /// This is LightweightObservable's `PublishSubject` (renamed: Tick's
 /// `PublishSubject` is the Rx subject).
-public final class PublishVariable<Value>: ObservableValue<Value>, @unchecked Sendable {
+public final class PublishVariable<Value>: ObservableValue<Value> {
     /// An empty publish variable.
     public init() {
         super.init(stored: nil, callsAtOnce: false)
@@ -201,3 +201,11 @@ public final class PublishVariable<Value>: ObservableValue<Value>, @unchecked Se
     /// value)` (`nil` on the first update).
     public func update(_ value: Value) { store(value) }
 }
+
+// @unchecked: the value and the observer list are guarded by `lock`, and
+// observers are called outside it. Sendable only when the values are, since a
+// value set on one thread is read and delivered on others. (Each subclass
+// restates the conformance, as Swift requires.)
+extension ObservableValue: @unchecked Sendable where Value: Sendable {}
+extension Variable: @unchecked Sendable where Value: Sendable {}
+extension PublishVariable: @unchecked Sendable where Value: Sendable {}

@@ -41,7 +41,7 @@ final class SubscriptionLog: @unchecked Sendable {
 /// clock at creation are never emitted (they are in the past). The recording
 /// is replayed verbatim, even events after a terminal one, so a test can
 /// prove that an operator ignores them.
-public final class HotObservable<Element>: TestableObservable, @unchecked Sendable {
+public final class HotObservable<Element>: TestableObservable {
     /// The scheduler the events happen on. A test observable refers to it
     /// weakly, so it never keeps its scheduler alive: a scheduler its test
     /// lets go of is released, and its unchecked marble expectations are
@@ -121,7 +121,7 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
 
 /// A cold observable: each subscription replays the recorded events with times
 /// relative to the moment of subscription.
-public final class ColdObservable<Element>: TestableObservable, @unchecked Sendable {
+public final class ColdObservable<Element>: TestableObservable {
     /// The scheduler the events happen on. A test observable refers to it
     /// weakly, so it never keeps its scheduler alive: a scheduler its test
     /// lets go of is released, and its unchecked marble expectations are
@@ -173,3 +173,12 @@ extension TestScheduler {
         ColdObservable(scheduler: self, events: events)
     }
 }
+
+// @unchecked: the recording is immutable, the scheduler reference is weak and
+// set once, and the observer list is guarded by `lock`. Sendable only when the elements are, since they are handed to
+// observers on the thread that drives the scheduler.
+extension HotObservable: @unchecked Sendable where Element: Sendable {}
+// @unchecked: the recording is immutable, the scheduler reference is weak and
+// set once, and the subscription log is thread-safe.
+// Sendable only when the elements are.
+extension ColdObservable: @unchecked Sendable where Element: Sendable {}

@@ -2,7 +2,7 @@ import Tick
 
 /// An observer that records every event it receives with the virtual time of
 /// its scheduler.
-public final class TestableObserver<Element>: ObserverType, @unchecked Sendable {
+public final class TestableObserver<Element>: ObserverType {
     /// The scheduler whose clock timestamps the events.
     public let scheduler: TestScheduler
     @usableFromInline let lock = Lock()
@@ -64,3 +64,7 @@ extension TestScheduler {
             fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
+
+// @unchecked: `recorded` is guarded by `lock`. Sendable only when the elements
+// are, since they are recorded on one thread and read on another.
+extension TestableObserver: @unchecked Sendable where Element: Sendable {}

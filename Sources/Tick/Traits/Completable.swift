@@ -36,13 +36,16 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
     public func subscribe(
         onCompleted: (() -> Void)? = nil,
         onError: ((any Error) -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onDisposed: (() -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
         source.subscribe(onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
     /// Subscribes with one closure that receives the completable's one event.
-    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> any Disposable {
+    public func subscribe(
+        _ observer: @escaping (CompletableEvent) -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
         source.subscribe(onError: { observer(.error($0)) }, onCompleted: { observer(.completed) })
     }
 

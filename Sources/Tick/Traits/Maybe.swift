@@ -57,7 +57,8 @@ extension PrimitiveSequence where Trait == MaybeTrait {
         onSuccess: ((Element) -> Void)? = nil,
         onError: ((any Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onDisposed: (() -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
         // `completed` after an element is the end of a success, not an empty
         // completion.
@@ -73,7 +74,9 @@ extension PrimitiveSequence where Trait == MaybeTrait {
     }
 
     /// Subscribes with one closure that receives the maybe's one event.
-    public func subscribe(_ observer: @escaping (MaybeEvent<Element>) -> Void) -> any Disposable {
+    public func subscribe(
+        _ observer: @escaping (MaybeEvent<Element>) -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
         subscribe(
             onSuccess: { observer(.success($0)) }, onError: { observer(.error($0)) },
             onCompleted: { observer(.completed) })
@@ -147,3 +150,5 @@ extension PrimitiveSequence where Trait == MaybeTrait {
     /// Completes when the maybe terminates, ignoring its element.
     public func asCompletable() -> Completable { Completable(raw: source.ignoreElements()) }
 }
+
+extension MaybeEvent: Sendable where Element: Sendable {}

@@ -188,3 +188,6 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: Observable.using(resourceFactory, observableFactory: { try primitiveSequenceFactory($0).source }))
     }
 }
+
+// Sendable like the `Observable` it wraps.
+extension PrimitiveSequence: Sendable {}

@@ -47,7 +47,8 @@ extension PrimitiveSequence where Trait == SingleTrait {
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onFailure: ((any Error) -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil
+        onDisposed: (() -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
         source.subscribe(onNext: onSuccess, onError: onFailure, onDisposed: onDisposed)
     }
@@ -59,13 +60,16 @@ extension PrimitiveSequence where Trait == SingleTrait {
         with object: Object,
         onSuccess: ((Object, Element) -> Void)? = nil,
         onFailure: ((Object, any Error) -> Void)? = nil,
-        onDisposed: ((Object) -> Void)? = nil
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
         source.subscribe(with: object, onNext: onSuccess, onError: onFailure, onDisposed: onDisposed)
     }
 
     /// Subscribes with one closure that receives the single's one event.
-    public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> any Disposable {
+    public func subscribe(
+        _ observer: @escaping (SingleEvent<Element>) -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
         source.subscribe(onNext: { observer(.success($0)) }, onError: { observer(.failure($0)) })
     }
 

@@ -360,7 +360,7 @@ extension Compared: MarbleLegendValue {
 /// scheduler.flush()
 /// // result.isChecked == true, result.passed == (result.diff == nil)
 /// ```
-public final class MarbleResult<Element>: @unchecked Sendable {
+public final class MarbleResult<Element> {
     // Written once by the check, read by the test; `lock` makes that safe.
     private let lock = Lock()
     private var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
@@ -604,3 +604,7 @@ private final class ScopedStores: @unchecked Sendable {
         }
     }
 }
+
+// @unchecked: `state` is guarded by `lock`. Sendable only when the elements
+// are, since the recorded events are read on another thread.
+extension MarbleResult: @unchecked Sendable where Element: Sendable {}
