@@ -174,12 +174,12 @@ import TickTesting
         operations.maxConcurrentOperationCount = 1
         let scheduler = OperationQueueScheduler(operationQueue: operations, queuePriority: .high)
         let gate = DispatchSemaphore(value: 0)
-        let blockerRunning = DispatchSemaphore(value: 0)
+        let blockerRunning = TestExpectation()
         scheduler.schedule {
-            blockerRunning.signal()
+            blockerRunning.fulfill()
             gate.wait()
         }
-        blockerRunning.wait()
+        #expect(await blockerRunning.wait(timeout: .seconds(30)))
         let ran = Mutex(false)
         let work = scheduler.schedule { ran.withLock { $0 = true } }
         // Queued behind the blocker, with the scheduler's priority.
