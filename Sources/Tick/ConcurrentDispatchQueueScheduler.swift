@@ -15,9 +15,9 @@ import Dispatch
 ///   in FIFO order), but may finish in any order;
 /// - work never runs early: a delay is rounded *up* to the next nanosecond; a
 ///   delay longer than `Int.max` nanoseconds (292 years) is "never";
-/// - one periodic schedule never overlaps itself: its runs are the events of
-///   one `DispatchSourceTimer`, which Dispatch delivers one at a time (a run
-///   that takes longer than the period makes later ticks coalesce);
+/// - one periodic schedule never overlaps itself: its runs go through a
+///   serial queue of its own that runs on this queue (a run that takes longer
+///   than the period makes later ticks coalesce);
 /// - the events of one subscription still arrive one at a time: every Tick
 ///   operator that schedules work (`observe(on:)`, `delay`, `debounce`, `timer`,
 ///   …) serializes its own deliveries, so observers need no locks.
@@ -66,7 +66,11 @@ public final class ConcurrentDispatchQueueScheduler: Scheduler, @unchecked Senda
             return Disposables.create()
         }
         let delay = checkedDelay(delay, "ConcurrentDispatchQueueScheduler.schedulePeriodic")
+        // A serial queue of its own, running on `queue`: the runs of one
+        // periodic schedule are ordered one after the other explicitly (and
+        // visibly to the thread sanitizer), not only by the timer source.
+        let serial = DispatchQueue(label: "Tick.ConcurrentDispatchQueueScheduler.periodic", target: queue)
         return PeriodicDispatchTimer(
-            queue: queue, start: .now() + delay.dispatchInterval, period: period.dispatchInterval, action: action)
+            queue: serial, start: .now() + delay.dispatchInterval, period: period.dispatchInterval, action: action)
     }
 }

@@ -18,7 +18,7 @@ import TickTesting
         // The first action can only finish while the second runs: on a serial
         // queue it would wait for the second forever (the safety net fails it).
         let secondRunning = DispatchSemaphore(value: 0)
-        let met = Mutex(false)
+        let met = Locked(false)
         let done = TestExpectation(count: 2)
         scheduler.schedule {
             let outcome = secondRunning.wait(timeout: .now() + .seconds(30))
@@ -35,7 +35,7 @@ import TickTesting
 
     @Test func concurrentSchedulerRunsEveryActionAndNeverDelayedWorkEarly() async {
         let scheduler = ConcurrentDispatchQueueScheduler(qos: .userInitiated)
-        let ran = Mutex(Set<Int>())
+        let ran = Locked(Set<Int>())
         let done = TestExpectation(count: 51)
         for index in 0..<50 {
             scheduler.schedule {
@@ -44,7 +44,7 @@ import TickTesting
             }
         }
         let start = scheduler.now
-        let ranAt = Mutex<SchedulerInstant?>(nil)
+        let ranAt = Locked<SchedulerInstant?>(nil)
         scheduler.schedule(after: .milliseconds(20)) {
             ranAt.withLock { $0 = scheduler.now }
             done.fulfill()
@@ -57,7 +57,7 @@ import TickTesting
     @Test func concurrentSchedulerCancelledWorkNeverRuns() async {
         let queue = DispatchQueue(label: "tick.test.concurrent.cancel", attributes: .concurrent)
         let scheduler = ConcurrentDispatchQueueScheduler(queue: queue)
-        let ran = Mutex(false)
+        let ran = Locked(false)
         // Held back by a barrier, so it is still queued when disposed.
         let gate = DispatchSemaphore(value: 0)
         queue.async(flags: .barrier) { gate.wait() }
@@ -72,7 +72,7 @@ import TickTesting
     @Test func concurrentSchedulerPeriodicRunsUntilDisposed() async {
         let queue = DispatchQueue(label: "tick.test.concurrent.periodic", attributes: .concurrent)
         let scheduler = ConcurrentDispatchQueueScheduler(queue: queue)
-        let count = Mutex(0)
+        let count = Locked(0)
         let three = TestExpectation(count: 3)
         let periodic = scheduler.schedulePeriodic(after: .milliseconds(1), period: .milliseconds(2)) {
             if count.withLock({ value -> Int in
@@ -154,7 +154,7 @@ import TickTesting
         operations.maxConcurrentOperationCount = 2
         let scheduler = OperationQueueScheduler(operationQueue: operations)
         let secondRunning = DispatchSemaphore(value: 0)
-        let met = Mutex(false)
+        let met = Locked(false)
         let done = TestExpectation(count: 2)
         scheduler.schedule {
             let outcome = secondRunning.wait(timeout: .now() + .seconds(30))
@@ -180,7 +180,7 @@ import TickTesting
             gate.wait()
         }
         #expect(await blockerRunning.wait(timeout: .seconds(30)))
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let work = scheduler.schedule { ran.withLock { $0 = true } }
         // Queued behind the blocker, with the scheduler's priority.
         let queued = operations.operations.filter { !$0.isExecuting }
@@ -200,8 +200,8 @@ import TickTesting
         let operations = OperationQueue()
         let scheduler = OperationQueueScheduler(operationQueue: operations)
         let start = scheduler.now
-        let ranAt = Mutex<SchedulerInstant?>(nil)
-        let cancelledRan = Mutex(false)
+        let ranAt = Locked<SchedulerInstant?>(nil)
+        let cancelledRan = Locked(false)
         let cancelled = scheduler.schedule(after: .milliseconds(5)) { cancelledRan.withLock { $0 = true } }
         cancelled.dispose()
         let done = TestExpectation()
@@ -218,7 +218,7 @@ import TickTesting
         let operations = OperationQueue()
         operations.maxConcurrentOperationCount = 1
         let scheduler = OperationQueueScheduler(operationQueue: operations)
-        let count = Mutex(0)
+        let count = Locked(0)
         let three = TestExpectation(count: 3)
         let periodic = scheduler.schedulePeriodic(after: .zero, period: .milliseconds(2)) {
             if count.withLock({ value -> Int in
