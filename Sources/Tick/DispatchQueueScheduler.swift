@@ -55,7 +55,7 @@ public final class DispatchQueueScheduler: Scheduler, @unchecked Sendable {
 
 /// Periodic work on a `DispatchSourceTimer`, whose deadlines are computed from
 /// the start (no drift).
-private final class PeriodicDispatchTimer: Cancelable, @unchecked Sendable {
+final class PeriodicDispatchTimer: Cancelable, @unchecked Sendable {
     private let timer: any DispatchSourceTimer
     private let disposed = Atomic<Bool>(false)
     private let counter = ResourceCounter()
