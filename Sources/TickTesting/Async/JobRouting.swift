@@ -29,6 +29,13 @@ import Tick
 // goes on to the runtime's own executor (the main queue for main-actor jobs),
 // untouched.
 //
+// A third way in: since Swift 6.2, `Task.yield()` enqueues its continuation
+// on `Task.currentExecutor`, not through the global hook (the runtime's default
+// executor then hands it to the global queue from another thread, where Tick
+// could no longer tell whose it is). So the driver runs non-main jobs with
+// `DrivenTaskExecutor` as their current task executor: what they enqueue on
+// the current executor reaches Tick on the same thread.
+//
 // A job belongs to a driver when
 // - it is enqueued from inside a job that driver is running (a thread-local
 //   says which driver's job the thread is running), or
@@ -174,6 +181,27 @@ enum JobRouting {
     /// runtime's generic executor, which is what the global executor runs
     /// its jobs on): both words zero.
     static let genericExecutor: UnownedSerialExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+}
+
+/// The task executor current while a driver runs a non-main job (see the top
+/// of this file): takes back the jobs enqueued on "the current executor".
+final class DrivenTaskExecutor: TaskExecutor {
+    static let shared = DrivenTaskExecutor()
+    static let reference = shared.asUnownedTaskExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if let driver = JobRouting.driver(for: job) {
+            driver.enqueue(job, toMain: false, original: nil)
+        } else {
+            Self.runOnGlobalQueue(job)
+        }
+    }
+
+    /// Runs `job` like the global concurrent executor would.
+    static func runOnGlobalQueue(_ job: UnownedJob) {
+        DispatchQueue.global().async { job.runSynchronously(on: JobRouting.genericExecutor) }
+    }
 }
 
 /// The main actor's executor once Tick's hooks are installed (see the top of
