@@ -21,6 +21,10 @@ import Tick
 /// *Quiescence* is: no job queued and none running. An async `advance`
 /// waits for it (``quiescence(budget:)``) before moving time, between every
 /// two scheduled actions and at the end.
+///
+/// One task is not run by the driver at first: the root that created the
+/// scheduler, until its first `await`. While it runs outside, the jobs it
+/// starts are held (see `heldRoot`), so they never run alongside it.
 final class AsyncDriver: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`; `scheduler` is a
     // weak reference (atomic on its own).
