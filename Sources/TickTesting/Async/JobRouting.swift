@@ -141,22 +141,34 @@ enum JobRouting {
         private var drivers: [UInt: Weak] = [:]
         let count = Atomic<Int>(0)
 
-        struct Weak {
+        // Never let a strong reference loaded from `Weak.driver` be released
+        // while `lock` is held: it may be the last one, and the driver's
+        // deinit calls `remove`, which takes `lock` (a self-deadlock). So
+        // `remove` compares identities, and the others return the reference
+        // out of the lock.
+        final class Weak {
             weak var driver: AsyncDriver?
+            let id: ObjectIdentifier
+
+            init(driver: AsyncDriver, id: ObjectIdentifier) {
+                self.driver = driver
+                self.id = id
+            }
         }
 
         /// Makes `task` a root of `driver` (replacing any earlier driver).
         func add(task: UInt, driver: AsyncDriver) {
             lock.withLock {
-                drivers[task] = Weak(driver: driver)
+                drivers[task] = Weak(driver: driver, id: ObjectIdentifier(driver))
                 count.store(drivers.count, ordering: .releasing)
             }
         }
 
-        /// Forgets the roots of `driver`.
+        /// Forgets the roots of `driver` (called from its deinit).
         func remove(tasks: [UInt], of driver: AsyncDriver) {
+            let id = ObjectIdentifier(driver)
             lock.withLock {
-                for task in tasks where drivers[task].map({ $0.driver == nil || $0.driver === driver }) ?? false {
+                for task in tasks where drivers[task]?.id == id {
                     drivers[task] = nil
                 }
                 count.store(drivers.count, ordering: .releasing)
@@ -164,16 +176,14 @@ enum JobRouting {
         }
 
         func driver(task: UInt?, job: UInt) -> AsyncDriver? {
-            let found = lock.withLock { () -> AsyncDriver? in
-                if let task, let driver = drivers[task]?.driver { return driver }
-                return drivers[job]?.driver
-            }
-            guard let found, found.isLive else { return nil }
+            let (byTask, byJob) = lock.withLock { (task.flatMap { drivers[$0] }, drivers[job]) }
+            guard let found = byTask?.driver ?? byJob?.driver, found.isLive else { return nil }
             return found
         }
 
         func isRoot(task: UInt, of driver: AsyncDriver) -> Bool {
-            lock.withLock { drivers[task]?.driver === driver }
+            let entry = lock.withLock { drivers[task] }
+            return entry?.driver === driver
         }
     }
 
