@@ -21,6 +21,10 @@ import Tick
 /// *Quiescence* is: no job queued and none running. An async `advance`
 /// waits for it (``quiescence(budget:)``) before moving time, between every
 /// two scheduled actions and at the end.
+///
+/// One task is not run by the driver at first: the root that created the
+/// scheduler, until its first `await`. While it runs outside, the jobs it
+/// starts are held (see `heldRoot`), so they never run alongside it.
 final class AsyncDriver: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`; `scheduler` is a
     // weak reference (atomic on its own).
@@ -46,15 +50,19 @@ final class AsyncDriver: @unchecked Sendable {
     private struct Pending {
         let job: UnownedJob
         let toMain: Bool
-        /// The runtime's executor for a global job (main-actor jobs go to the main queue).
+        /// The runtime's executor for a global job (main-actor jobs go to
+        /// the main queue; jobs that came through `DrivenTaskExecutor`, to a
+        /// global dispatch queue).
         let original: JobRouting.Original?
 
         /// Hands the job to the runtime instead of running it here.
         func forward() {
             if let original {
                 original(job)
-            } else {
+            } else if toMain {
                 RoutingMainExecutor.runOnMainQueue(job)
+            } else {
+                DrivenTaskExecutor.runOnGlobalQueue(job)
             }
         }
     }
@@ -103,11 +111,55 @@ final class AsyncDriver: @unchecked Sendable {
 
     /// Makes the current task a root: every job it enqueues, and its own
     /// jobs, are driven here.
+    ///
+    /// A root that is running outside the driver (the test body before its
+    /// first `await`) runs in parallel with whatever the driver runs, so the
+    /// driver holds the jobs it gets from then on (see `heldRoot`).
     func registerCurrentTask() {
         guard isActive, let task = JobRouting.currentTaskAddress else { return }
         if JobRouting.roots.isRoot(task: task, of: self) { return }
-        lock.withLock { rootTasks.append(task) }
+        let outside = JobRouting.currentDriver !== self
+        lock.withLock {
+            rootTasks.append(task)
+            if outside {
+                heldRoot = task
+                holdGeneration &+= 1
+            }
+        }
         JobRouting.roots.add(task: task, driver: self)
+    }
+
+    // MARK: Holding jobs while a root runs outside the driver
+
+    /// A root task that was running outside the driver when it registered:
+    /// until it waits for quiescence or is itself enqueued (it suspended and
+    /// is resumed), the jobs it starts are queued but not run, so they never
+    /// run at the same time as it, and the order they run in is the order it
+    /// started them. If it suspends on something else first (`await
+    /// task.value` on a held task), `holdFallback` of real time releases them.
+    private var heldRoot: UInt?
+    private var holdGeneration: UInt64 = 0
+    private var holdFallbackArmed = false
+    static let holdFallback: DispatchTimeInterval = .milliseconds(50)
+
+    /// Ends the hold and starts running the held jobs.
+    private func releaseHold(generation: UInt64? = nil) {
+        lock.lock()
+        guard heldRoot != nil, generation == nil || generation == holdGeneration else {
+            lock.unlock()
+            return
+        }
+        heldRoot = nil
+        holdFallbackArmed = false
+        guard !draining, !abandoned, head < jobs.count else {
+            lock.unlock()
+            return
+        }
+        draining = true
+        let onMain = jobs[head].toMain
+        let queue = serialQueueLocked()
+        lock.unlock()
+        startDrain(onMain: onMain, queue: queue)
     }
 
     /// `true` if the calling code runs under this driver: inside one of its
@@ -148,10 +200,29 @@ final class AsyncDriver: @unchecked Sendable {
             lock.unlock()
             return
         }
+        if let held = heldRoot {
+            if JobRouting.address(of: job) == held {
+                // The root suspended and is being resumed: run everything.
+                heldRoot = nil
+                holdFallbackArmed = false
+            } else {
+                let arm = !holdFallbackArmed
+                holdFallbackArmed = true
+                let generation = holdGeneration
+                lock.unlock()
+                if arm {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + Self.holdFallback) { [weak self] in
+                        self?.releaseHold(generation: generation)
+                    }
+                }
+                return
+            }
+        }
         draining = true
+        let onMain = jobs[head].toMain
         let queue = serialQueueLocked()
         lock.unlock()
-        startDrain(onMain: toMain, queue: queue)
+        startDrain(onMain: onMain, queue: queue)
     }
 
     private func serialQueueLocked() -> DispatchQueue {
@@ -185,7 +256,14 @@ final class AsyncDriver: @unchecked Sendable {
                 head = 0
             }
             lock.unlock()
-            next.job.runSynchronously(on: next.toMain ? RoutingMainExecutor.reference : JobRouting.genericExecutor)
+            if next.toMain {
+                next.job.runSynchronously(on: RoutingMainExecutor.reference)
+            } else {
+                // With Tick's task executor as the current one, so that work
+                // enqueued on "the current executor" (Task.yield) comes back here.
+                next.job.runSynchronously(
+                    isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+            }
             lock.lock()
             completed &+= 1
             if waiter != nil {
@@ -214,6 +292,8 @@ final class AsyncDriver: @unchecked Sendable {
     /// - Parameter budget: the most jobs that may run while waiting; past it
     ///   the wait ends with `.budgetExceeded`.
     func quiescence(budget: Int, isolation: isolated (any Actor)? = #isolation) async -> Outcome {
+        // The caller waits from here on: what it started may run.
+        releaseHold()
         lock.lock()
         if abandoned {
             lock.unlock()

@@ -29,6 +29,13 @@ import Tick
 // goes on to the runtime's own executor (the main queue for main-actor jobs),
 // untouched.
 //
+// A third way in: since Swift 6.2, `Task.yield()` enqueues its continuation
+// on `Task.currentExecutor`, not through the global hook (the runtime's default
+// executor then hands it to the global queue from another thread, where Tick
+// could no longer tell whose it is). So the driver runs non-main jobs with
+// `DrivenTaskExecutor` as their current task executor: what they enqueue on
+// the current executor reaches Tick on the same thread.
+//
 // A job belongs to a driver when
 // - it is enqueued from inside a job that driver is running (a thread-local
 //   says which driver's job the thread is running), or
@@ -134,22 +141,34 @@ enum JobRouting {
         private var drivers: [UInt: Weak] = [:]
         let count = Atomic<Int>(0)
 
-        struct Weak {
+        // Never let a strong reference loaded from `Weak.driver` be released
+        // while `lock` is held: it may be the last one, and the driver's
+        // deinit calls `remove`, which takes `lock` (a self-deadlock). So
+        // `remove` compares identities, and the others return the reference
+        // out of the lock.
+        final class Weak {
             weak var driver: AsyncDriver?
+            let id: ObjectIdentifier
+
+            init(driver: AsyncDriver, id: ObjectIdentifier) {
+                self.driver = driver
+                self.id = id
+            }
         }
 
         /// Makes `task` a root of `driver` (replacing any earlier driver).
         func add(task: UInt, driver: AsyncDriver) {
             lock.withLock {
-                drivers[task] = Weak(driver: driver)
+                drivers[task] = Weak(driver: driver, id: ObjectIdentifier(driver))
                 count.store(drivers.count, ordering: .releasing)
             }
         }
 
-        /// Forgets the roots of `driver`.
+        /// Forgets the roots of `driver` (called from its deinit).
         func remove(tasks: [UInt], of driver: AsyncDriver) {
+            let id = ObjectIdentifier(driver)
             lock.withLock {
-                for task in tasks where drivers[task].map({ $0.driver == nil || $0.driver === driver }) ?? false {
+                for task in tasks where drivers[task]?.id == id {
                     drivers[task] = nil
                 }
                 count.store(drivers.count, ordering: .releasing)
@@ -157,16 +176,14 @@ enum JobRouting {
         }
 
         func driver(task: UInt?, job: UInt) -> AsyncDriver? {
-            let found = lock.withLock { () -> AsyncDriver? in
-                if let task, let driver = drivers[task]?.driver { return driver }
-                return drivers[job]?.driver
-            }
-            guard let found, found.isLive else { return nil }
+            let (byTask, byJob) = lock.withLock { (task.flatMap { drivers[$0] }, drivers[job]) }
+            guard let found = byTask?.driver ?? byJob?.driver, found.isLive else { return nil }
             return found
         }
 
         func isRoot(task: UInt, of driver: AsyncDriver) -> Bool {
-            lock.withLock { drivers[task]?.driver === driver }
+            let entry = lock.withLock { drivers[task] }
+            return entry?.driver === driver
         }
     }
 
@@ -174,6 +191,27 @@ enum JobRouting {
     /// runtime's generic executor, which is what the global executor runs
     /// its jobs on): both words zero.
     static let genericExecutor: UnownedSerialExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+}
+
+/// The task executor current while a driver runs a non-main job (see the top
+/// of this file): takes back the jobs enqueued on "the current executor".
+final class DrivenTaskExecutor: TaskExecutor {
+    static let shared = DrivenTaskExecutor()
+    static let reference = shared.asUnownedTaskExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if let driver = JobRouting.driver(for: job) {
+            driver.enqueue(job, toMain: false, original: nil)
+        } else {
+            Self.runOnGlobalQueue(job)
+        }
+    }
+
+    /// Runs `job` like the global concurrent executor would.
+    static func runOnGlobalQueue(_ job: UnownedJob) {
+        DispatchQueue.global().async { job.runSynchronously(on: JobRouting.genericExecutor) }
+    }
 }
 
 /// The main actor's executor once Tick's hooks are installed (see the top of
