@@ -50,17 +50,67 @@ func time(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// Set by `--callgrind` (see `Benchmarks/gate.sh`): every scenario runs its
+/// measured region once untimed (a warm-up, so one-time costs such as lazy
+/// metadata are not counted), then once inside ``measuredRegion(_:)``, the only
+/// code whose instructions callgrind collects.
+nonisolated(unsafe) var callgrindMode = false
+
+/// The timed region, as one function that is never inlined and has a plain
+/// symbol name, so `valgrind --tool=callgrind --toggle-collect=tick_measured_region`
+/// counts exactly the instructions run inside it (setup, warm-up, process
+/// start-up and printing are left out).
+@inline(never) @_silgen_name("tick_measured_region")
+func measuredRegion(_ body: () -> Void) {
+    body()
+}
+
 /// Runs `setup` + `measured` `repetitions` times; only `measured` is timed.
+/// In ``callgrindMode``: one untimed warm-up, then one run inside ``measuredRegion(_:)``.
 func measure<State>(
     _ name: String, operations: Int, repetitions: Int,
     setup: () -> State, _ measured: (inout State) -> Void
 ) -> Measurement {
+    if callgrindMode {
+        var warmUp = setup()
+        measured(&warmUp)
+        var state = setup()
+        let seconds = time { measuredRegion { measured(&state) } }
+        return Measurement(name: name, operations: operations, seconds: [seconds])
+    }
     var seconds: [Double] = []
     for _ in 0..<repetitions {
         var state = setup()
         seconds.append(time { measured(&state) })
     }
     return Measurement(name: name, operations: operations, seconds: seconds)
+}
+
+/// Like ``measure(_:operations:repetitions:setup:_:)`` for two programs doing
+/// the same work (Tick and the floor), their repetitions interleaved (a, b, a,
+/// b, …) so that both see the same machine load; the result's notes give the
+/// ratio of the medians. In ``callgrindMode`` only `a` is measured.
+func measurePair<StateA, StateB>(
+    _ name: String, operations: Int, repetitions: Int,
+    setup a: () -> StateA, _ measuredA: (inout StateA) -> Void,
+    floor b: () -> StateB, _ measuredB: (inout StateB) -> Void
+) -> Measurement {
+    if callgrindMode {
+        return measure(name, operations: operations, repetitions: 1, setup: a, measuredA)
+    }
+    var secondsA: [Double] = []
+    var secondsB: [Double] = []
+    for _ in 0..<repetitions {
+        var stateA = a()
+        secondsA.append(time { measuredA(&stateA) })
+        var stateB = b()
+        secondsB.append(time { measuredB(&stateB) })
+    }
+    var result = Measurement(name: name, operations: operations, seconds: secondsA)
+    let floor = Measurement(name: "floor", operations: operations, seconds: secondsB)
+    result.notes.append(
+        "floor \(format(floor.nanosecondsPerOperation, 1)) ns/op, \(format(result.median / floor.median, 2))× floor")
+    return result
 }
 
 /// The process's current resident set size in bytes (Linux), to measure

@@ -9,6 +9,7 @@ let registry: [Scenario] = [
     Scenario(name: "scheduler_schedule_advance") { n, r in
         [Scenarios.schedulerScheduleAdvance(n ?? 1_000_000, repetitions: r).line]
     },
+    Scenario(name: "floor_schedule_advance") { n, r in [Scenarios.floor(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "hot_map_filter_scan") { n, r in [Scenarios.hotMapFilterScan(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "subject_fanout") { n, r in [Scenarios.subjectFanout(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "delay_operator") { n, r in [Scenarios.delayOperator(n ?? 100_000, repetitions: r).line] },

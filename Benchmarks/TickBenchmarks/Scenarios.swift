@@ -19,23 +19,52 @@ enum Scenarios {
     static func schedulerScheduleAdvance(_ n: Int, repetitions: Int, name: String = "scheduler_schedule_advance") -> Measurement {
         var rng = SeededGenerator(seed: 0x5EED)
         let times = (0..<n).map { _ in TestTime(Int.random(in: 0..<n, using: &rng)) }
-        var result = measure(
+        let frames = times.map { Int64($0.frames) }
+        var result = measurePair(
             name, operations: n, repetitions: repetitions,
-            setup: { (TestScheduler(stepBudget: .max), Sink()) }
-        ) { state in
-            let (scheduler, sink) = state
-            for time in times {
-                scheduler.scheduleAt(time) { sink.count &+= 1 }
-            }
-            scheduler.run()
-            precondition(sink.count == n, "every action ran")
-        }
+            setup: { (TestScheduler(stepBudget: .max), Sink()) },
+            { state in
+                let (scheduler, sink) = state
+                for time in times {
+                    scheduler.scheduleAt(time) { sink.count &+= 1 }
+                }
+                scheduler.run()
+                precondition(sink.count == n, "every action ran")
+            },
+            floor: { (FloorQueue(), Sink()) },
+            { state in floorWork(&state.0, state.1, frames) })
         // Memory is measured in fresh processes: in this one, the allocator
         // reuses what the timed repetitions freed.
-        if let total = memoryProbe("capturing", n), let own = memoryProbe("plain", n) {
-            result.notes.append("\(format(total, 1)) bytes/pending action (\(format(own, 1)) the scheduler's own)")
+        if !callgrindMode, let total = memoryProbe("capturing", n), let own = memoryProbe("plain", n),
+            let floor = memoryProbe("floor", n)
+        {
+            result.notes.append(
+                "\(format(total, 1)) bytes/pending action (\(format(own, 1)) the scheduler's own; floor \(format(floor, 1)))")
         }
         return result
+    }
+
+    /// The floor's version of scenario 1 (see `FloorQueue`).
+    @inline(__always)
+    static func floorWork(_ queue: inout FloorQueue, _ sink: Sink, _ frames: [Int64]) {
+        // One closure context for every action: the optimizer does the same
+        // for Tick's loop (no allocation per action there, measured), but not
+        // here unless it is written out.
+        let action = { sink.count &+= 1 }
+        for frame in frames {
+            queue.schedule(at: frame, action)
+        }
+        queue.run()
+        precondition(sink.count == frames.count, "every action ran")
+    }
+
+    /// The floor alone (scenario 1's work, see `FloorQueue`), for the gate.
+    static func floor(_ n: Int, repetitions: Int) -> Measurement {
+        var rng = SeededGenerator(seed: 0x5EED)
+        let frames = (0..<n).map { _ in Int64(Int.random(in: 0..<n, using: &rng)) }
+        return measure("floor_schedule_advance", operations: n, repetitions: repetitions, setup: { (FloorQueue(), Sink()) }) {
+            state in floorWork(&state.0, state.1, frames)
+        }
     }
 
     /// Resident bytes per pending action when `n` actions are scheduled in a
@@ -45,8 +74,18 @@ enum Scenarios {
         // Nothing large is allocated before the first reading, so nothing
         // resident can be reused by the scheduler and hide its memory.
         var rng = SeededGenerator(seed: 0x5EED)
-        let scheduler = TestScheduler(stepBudget: .max)
         let sink = Sink()
+        if kind == "floor" {
+            var queue = FloorQueue()
+            guard let before = residentBytes() else { return nil }
+            for _ in 0..<n {
+                queue.schedule(at: Int64(Int.random(in: 0..<n, using: &rng))) { sink.count &+= 1 }
+            }
+            guard let after = residentBytes() else { return nil }
+            queue.run()
+            return Double(after - before) / Double(n)
+        }
+        let scheduler = TestScheduler(stepBudget: .max)
         guard let before = residentBytes() else { return nil }
         for _ in 0..<n {
             let time = TestTime(Int.random(in: 0..<n, using: &rng))

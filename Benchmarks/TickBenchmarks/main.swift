@@ -13,16 +13,23 @@ if arguments.first == "--memory-probe", arguments.count == 3, let n = Int(argume
     print(Scenarios.pendingMemory(kind: arguments[1], n).map { String($0) } ?? "unavailable")
 } else if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        usage: tick-benchmarks [name] [N] [--repetitions R]
+        usage: tick-benchmarks [name] [N] [--repetitions R] [--callgrind]
         names: \(registry.map(\.name).joined(separator: ", "))
         N overrides the scenario's default size; R (default 5) the repetitions.
+        --callgrind: one warm-up, then one run inside the marker function
+        tick_measured_region (see Benchmarks/gate.sh).
         """)
 } else {
     var repetitions = 5
     var positional: [String] = []
     var index = 0
     while index < arguments.count {
-        if arguments[index] == "--repetitions", index + 1 < arguments.count, let value = Int(arguments[index + 1]) {
+        if arguments[index] == "--callgrind" {
+            // One warm-up and one run inside the marker function, for
+            // `Benchmarks/gate.sh` (valgrind --toggle-collect=tick_measured_region).
+            callgrindMode = true
+            index += 1
+        } else if arguments[index] == "--repetitions", index + 1 < arguments.count, let value = Int(arguments[index + 1]) {
             repetitions = max(1, value)
             index += 2
         } else {
@@ -39,7 +46,7 @@ if arguments.first == "--memory-probe", arguments.count == 3, let n = Int(argume
     for scenario in selected {
         for line in scenario.run(size, repetitions) { print(line) }
     }
-    if let peak = peakResidentBytes() {
+    if !callgrindMode, let peak = peakResidentBytes() {
         print("peak resident memory: \(peak / 1_048_576) MiB")
     }
 }

@@ -1,8 +1,10 @@
 /// Turns ``DocPage``s into Swift Testing tests, one per page.
 ///
-/// Each page becomes **its own Swift file** holding one `async throws`
-/// function, the page's body, with **exactly the imports the page writes**
-/// (hoisted to the top of that file, each replaced by a blank line so line
+/// Each page becomes **its own Swift file** holding one function, the page's
+/// body (`async throws` if one of its run blocks says `await` or `async let`,
+/// otherwise `throws`, so that calls with both a synchronous and an async
+/// overload, such as `TestScheduler.advance`, pick the synchronous one), with
+/// **exactly the imports the page writes** (hoisted to the top of that file, each replaced by a blank line so line
 /// numbers stay right). A Swift file only sees the modules it imports, so a
 /// page that uses `TestScheduler` without `import TickTesting` fails to
 /// compile at its own line, just as it would in a user's file, even though
@@ -89,12 +91,12 @@ public enum SwiftGenerator {
             out.append("#sourceLocation()")
             if job.expectingFailure {
                 out.append("    try await withKnownIssue(\"\(page.path) is a fixture with a deliberately wrong output\") { () async throws -> Void in")
-                out.append("        try await \(job.pageFunction)()")
+                out.append("        \(call(job))")
                 out.append("    } matching: { issue in")
                 out.append("        issue.comments.contains { $0.rawValue.contains(\(stringLiteral(page.path + ":"))) }")
                 out.append("    }")
             } else {
-                out.append("    try await \(job.pageFunction)()")
+                out.append("    \(call(job))")
             }
             out.append("}")
             out.append("")
@@ -168,12 +170,32 @@ public enum SwiftGenerator {
         out.append("")
         out.append("/// The code of \(page.path), run by the test `\(job.testName)`.")
         out.append("#sourceLocation(file: \(file), line: 1)")
-        out.append("func \(job.pageFunction)() async throws {")
+        // A page that awaits runs in an async function; the others stay
+        // synchronous, so that calls with both a synchronous and an async
+        // overload (`TestScheduler.advance`) pick the synchronous one.
+        out.append("func \(job.pageFunction)() \(awaits(page) ? "async throws" : "throws") {")
         out.append("#sourceLocation()")
         out.append(contentsOf: body)
         out.append("}")
         out.append("")
         return out.joined(separator: "\n")
+    }
+
+    /// The call of a page's function from its test: `try await` only when the page's function is async.
+    static func call(_ job: Job) -> String {
+        awaits(job.page) ? "try await \(job.pageFunction)()" : "try \(job.pageFunction)()"
+    }
+
+    /// `true` if a run block of `page` contains the word `await` or `async let`.
+    static func awaits(_ page: DocPage) -> Bool {
+        page.blocks.contains { block in
+            block.kind == .run && block.lines.contains { line in
+                let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                return zip(words, words.dropFirst() + [""]).contains { word, next in
+                    word == "await" || (word == "async" && next == "let")
+                }
+            }
+        }
     }
 
     /// Unique Swift identifiers for the tests of pages at `paths`, in order:

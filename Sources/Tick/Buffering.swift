@@ -50,47 +50,98 @@ extension ObservableType {
     ///
     /// Groups are hot: subscribe to a group when it is emitted to see all its
     /// elements. The source's completion or error is sent to every group, then
-    /// to the result; an error thrown by `keySelector` likewise. Disposing the
-    /// subscription disposes the source, which ends the groups too (RxSwift
-    /// keeps the source alive while a group is still subscribed).
+    /// to the result; an error thrown by `keySelector` likewise (and the
+    /// source subscription is disposed at once). As in RxSwift, disposing the
+    /// result's subscription keeps the source subscribed while any group is
+    /// still subscribed: the source is disposed when the result and every
+    /// group subscription have been disposed.
     public func groupBy<Key: Hashable>(
         keySelector: @escaping (Element) throws -> Key
     ) -> Observable<GroupedObservable<Key, Element>> {
-        lift { sink in
-            var groups: [Key: PublishSubject<Element>] = [:]
-            var order: [PublishSubject<Element>] = []
-            func finish(_ event: Event<GroupedObservable<Key, Element>>, groupEvent: Event<Element>) {
-                let all = order
-                groups = [:]
-                order = []
-                for group in all { group.on(groupEvent) }
-                sink.forward(event)
-            }
-            return { event in
-                switch event {
-                case .next(let element):
-                    guard !sink.isDisposed else { return }
-                    let key: Key
-                    do { key = try keySelector(element) } catch {
-                        finish(.error(error), groupEvent: .error(error))
-                        return
-                    }
-                    let group: PublishSubject<Element>
-                    if let existing = groups[key] {
-                        group = existing
-                    } else {
-                        group = PublishSubject()
-                        groups[key] = group
-                        order.append(group)
-                        sink.forwardNext(GroupedObservable(key: key, source: group.asObservable()))
-                    }
-                    group.onNext(element)
-                case .error(let error): finish(.error(error), groupEvent: .error(error))
-                case .completed: finish(.completed, groupEvent: .completed)
-                }
-            }
+        let source = asObservable()
+        return Observable { observer in
+            let sink = GroupBySink(downstream: observer, keySelector: keySelector)
+            sink.sourceSubscription.setDisposable(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            return sink
         }
     }
+}
+
+/// groupBy's sink. The source subscription is shared by the result and the
+/// group subscriptions: it is disposed when the last of them is.
+final class GroupBySink<Key: Hashable, Element>: Sink<GroupedObservable<Key, Element>>, @unchecked Sendable {
+    private let keySelector: (Element) throws -> Key
+    let sourceSubscription = SingleAssignmentDisposable()
+    private let lock = Lock()
+    // Guarded by `lock`: the result (1 until disposed) plus each live group
+    // subscription.
+    private var references = 1
+    // Touched only by the source's events, which arrive one at a time:
+    private var groups: [Key: PublishSubject<Element>] = [:]
+    private var order: [PublishSubject<Element>] = []
+
+    init(downstream: AnyObserver<GroupedObservable<Key, Element>>, keySelector: @escaping (Element) throws -> Key) {
+        self.keySelector = keySelector
+        super.init(downstream: downstream)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            let key: Key
+            do { key = try keySelector(element) } catch {
+                finish(.error(error))
+                return
+            }
+            if let group = groups[key] {
+                group.onNext(element)
+                return
+            }
+            let group = PublishSubject<Element>()
+            groups[key] = group
+            order.append(group)
+            let shared = Observable<Element> { [self] observer in
+                guard retain() else { return group.subscribe(observer) }
+                let subscription = group.subscribe(observer)
+                return Disposables.create(subscription, Disposables.create { [self] in release() })
+            }
+            forwardNext(GroupedObservable(key: key, source: shared))
+            group.onNext(element)
+        case .error(let error): finish(.error(error))
+        case .completed: finish(.completed)
+        }
+    }
+
+    private func finish(_ event: Event<Element>) {
+        let all = order
+        groups = [:]
+        order = []
+        for group in all { group.on(event) }
+        switch event {
+        case .error(let error): forwardError(error)
+        default: forwardCompleted()
+        }
+        sourceSubscription.dispose()
+    }
+
+    /// Counts a new group subscription; `false` if the source is already gone.
+    private func retain() -> Bool {
+        lock.withLock {
+            guard references > 0 else { return false }
+            references += 1
+            return true
+        }
+    }
+
+    private func release() {
+        let last: Bool = lock.withLock {
+            references -= 1
+            return references == 0
+        }
+        if last { sourceSubscription.dispose() }
+    }
+
+    override func disposeResources() { release() }
 }
 
 /// The elements of one group of ``ObservableType/groupBy(keySelector:)``,

@@ -56,13 +56,23 @@ extension Observable {
     }
 
     /// Combines the latest elements of every source in `sources` with
-    /// `resultSelector` (see ``combineLatest(_:_:resultSelector:)``). An empty
-    /// collection completes at once without emitting.
+    /// `resultSelector` (see ``combineLatest(_:resultSelector:)``). An empty
+    /// collection emits `resultSelector([])` and completes at once, as in
+    /// RxSwift.
     public static func combineLatest<C: Collection>(
         _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
     ) -> Observable<Element> where C.Element: ObservableType {
         let sources = Array(sources)
         return Observable { observer in
+            if sources.isEmpty {
+                let sink = AnonymousSink(downstream: observer)
+                do { sink.forwardNext(try resultSelector([])) } catch {
+                    sink.forwardError(error)
+                    return sink
+                }
+                sink.forwardCompleted()
+                return sink
+            }
             var values = [C.Element.Element?](repeating: nil, count: sources.count)
             let sink = CombineLatestSink<Element>(downstream: observer, arity: sources.count) {
                 let snapshot = values.compactMap { $0 }
@@ -75,14 +85,16 @@ extension Observable {
         }
     }
 
-    /// Combines the latest elements of every source in `sources` into arrays.
-    public static func combineLatest<C: Collection>(_ sources: C) -> Observable<[C.Element.Element]>
-    where C.Element: ObservableType, Element == [C.Element.Element] {
-        combineLatest(sources) { $0 }
+    /// Combines the latest elements of every source in `sources` into arrays
+    /// (RxSwift's typing: `Observable<Int>.combineLatest(sources)` is an
+    /// `Observable<[Int]>`).
+    public static func combineLatest<C: Collection>(_ sources: C) -> Observable<[Element]>
+    where C.Element: ObservableType, C.Element.Element == Element {
+        Observable<[Element]>.combineLatest(sources) { $0 }
     }
 
     /// Pairs up the elements of every source in `sources` by index with
-    /// `resultSelector` (see ``zip(_:_:resultSelector:)``). An empty collection
+    /// `resultSelector` (see ``zip(_:resultSelector:)``). An empty collection
     /// completes at once without emitting.
     public static func zip<C: Collection>(
         _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
@@ -105,10 +117,12 @@ extension Observable {
         }
     }
 
-    /// Pairs up the elements of every source in `sources` by index into arrays.
-    public static func zip<C: Collection>(_ sources: C) -> Observable<[C.Element.Element]>
-    where C.Element: ObservableType, Element == [C.Element.Element] {
-        zip(sources) { $0 }
+    /// Pairs up the elements of every source in `sources` by index into
+    /// arrays (RxSwift's typing: `Observable<Int>.zip(sources)` is an
+    /// `Observable<[Int]>`).
+    public static func zip<C: Collection>(_ sources: C) -> Observable<[Element]>
+    where C.Element: ObservableType, C.Element.Element == Element {
+        Observable<[Element]>.zip(sources) { $0 }
     }
 }
 
@@ -143,6 +157,7 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
     private let arity: Int
     private let snapshot: () -> () throws -> Output
     private var hasValue: [Bool]
+    private var done: [Bool]
     private var valueCount = 0
     private var doneCount = 0
 
@@ -150,6 +165,7 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
         self.arity = arity
         self.snapshot = snapshot
         hasValue = Array(repeating: false, count: arity)
+        done = Array(repeating: false, count: arity)
         super.init(downstream: downstream)
         if arity == 0 { forwardCompleted() }
     }
@@ -164,12 +180,21 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
                         hasValue[index] = true
                         valueCount += 1
                     }
-                    if valueCount == arity { enqueueLocked(computing: snapshot()) }
+                    if valueCount == arity {
+                        enqueueLocked(computing: snapshot())
+                    } else if doneCount == arity - 1 && !done[index] {
+                        // Every other source completed, one of them without
+                        // a value: no combination can ever come (RxSwift's rule).
+                        enqueueLocked(.completed)
+                    }
                 case .error(let error):
                     enqueueLocked(.error(error))
                 case .completed:
-                    doneCount += 1
-                    if doneCount == arity || !hasValue[index] { enqueueLocked(.completed) }
+                    if !done[index] {
+                        done[index] = true
+                        doneCount += 1
+                    }
+                    if doneCount == arity { enqueueLocked(.completed) }
                 }
             }
         }
@@ -201,14 +226,17 @@ final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
                     if counts.allSatisfy({ $0 > 0 }) {
                         for i in counts.indices { counts[i] -= 1 }
                         enqueueLocked(computing: popRow())
+                    } else if done.indices.allSatisfy({ $0 == index || done[$0] }) {
+                        // Every other source completed: RxSwift's rule is
+                        // to complete when an element cannot make a row.
+                        enqueueLocked(.completed)
                     }
                 case .error(let error):
                     enqueueLocked(.error(error))
-                    return
                 case .completed:
                     done[index] = true
+                    if done.allSatisfy({ $0 }) { enqueueLocked(.completed) }
                 }
-                if counts.indices.contains(where: { done[$0] && counts[$0] == 0 }) { enqueueLocked(.completed) }
             }
         }
     }

@@ -1,201 +1,146 @@
-// Generated arities 2…4 of combineLatest and zip (see Combining.swift for the sinks).
+// combineLatest and zip over any number of sources, with parameter packs
+// (see Combining.swift for the sinks). RxSwift stops at 8 sources; these
+// take one or more, each of its own element type.
 
 extension Observable {
-    /// Combines the latest elements of 2 sources with `resultSelector`,
+    /// Combines the latest elements of the sources with `resultSelector`,
     /// each time any of them emits, once all of them have emitted.
     ///
-    /// Completes when every source has completed, or as soon as a source
-    /// completes without ever having emitted (no combination is possible any
-    /// more; RxSwift waits for the others). Each source's subscription is
-    /// disposed when it completes. The first error ends it.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+    /// Completes when every source has completed (as in RxSwift), or when a
+    /// source emits while all the others have completed and one of them never
+    /// emitted. Each source's subscription is disposed when it completes. The
+    /// first error ends it.
+    public static func combineLatest<each Source: ObservableType>(
+        _ source: repeat each Source,
+        resultSelector: @escaping (repeat (each Source).Element) throws -> Element
     ) -> Observable<Element> {
-        Observable { observer in
-            var value1: O1.Element?
-            var value2: O2.Element?
-            let sink = CombineLatestSink<Element>(downstream: observer, arity: 2) {
-                guard let v1 = value1, let v2 = value2 else { return { throw TickError.noElements } }
-                return { try resultSelector(v1, v2) }
+        let sources = (repeat each source)
+        return Observable { observer in
+            let slots = (repeat PackSlot(for: each sources))
+            let sink = CombineLatestSink<Element>(downstream: observer, arity: packCount(repeat each slots)) {
+                do {
+                    let values = (repeat try (each slots).latest())
+                    return { try resultSelector(repeat each values) }
+                } catch {
+                    return { throw error }
+                }
             }
-            sink.subscribe(source1, index: 0) { value1 = $0 }
-            sink.subscribe(source2, index: 1) { value2 = $0 }
+            var index = 0
+            for (source, slot) in repeat (each sources, each slots) {
+                sink.subscribe(source, index: index) { slot.value = $0 }
+                index += 1
+            }
             return sink
         }
     }
 
-    /// Pairs up the elements of 2 sources by index (the first of each, then
+    /// Combines the latest elements of the sources into tuples (see
+    /// ``combineLatest(_:resultSelector:)``).
+    public static func combineLatest<each Source: ObservableType>(
+        _ source: repeat each Source
+    ) -> Observable<(repeat (each Source).Element)> where Element == (repeat (each Source).Element) {
+        let sources = (repeat each source)
+        return Observable { observer in
+            let slots = (repeat PackSlot(for: each sources))
+            let sink = CombineLatestSink<Element>(downstream: observer, arity: packCount(repeat each slots)) {
+                do {
+                    let values = (repeat try (each slots).latest())
+                    return { values }
+                } catch {
+                    return { throw error }
+                }
+            }
+            var index = 0
+            for (source, slot) in repeat (each sources, each slots) {
+                sink.subscribe(source, index: index) { slot.value = $0 }
+                index += 1
+            }
+            return sink
+        }
+    }
+
+    /// Pairs up the elements of the sources by index (the first of each, then
     /// the second of each, …) with `resultSelector`.
     ///
-    /// Completes as soon as a completed source has had all its elements paired
-    /// (no new combination is possible any more; RxSwift waits until every
-    /// source completed). The first error ends it.
-    public static func zip<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2,
-        resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+    /// Completes when every source has completed, or when a source emits an
+    /// element that cannot be paired while all the others have completed
+    /// (RxSwift's rule). Each source's subscription is disposed when it
+    /// completes. The first error ends it.
+    public static func zip<each Source: ObservableType>(
+        _ source: repeat each Source,
+        resultSelector: @escaping (repeat (each Source).Element) throws -> Element
     ) -> Observable<Element> {
-        Observable { observer in
-            var queue1 = FIFOQueue<O1.Element>()
-            var queue2 = FIFOQueue<O2.Element>()
-            let sink = ZipSink<Element>(downstream: observer, arity: 2) {
-                guard let v1 = queue1.removeFirst(), let v2 = queue2.removeFirst() else { return { throw TickError.noElements } }
-                return { try resultSelector(v1, v2) }
+        let sources = (repeat each source)
+        return Observable { observer in
+            let slots = (repeat PackSlot(for: each sources))
+            let sink = ZipSink<Element>(downstream: observer, arity: packCount(repeat each slots)) {
+                do {
+                    let values = (repeat try (each slots).next())
+                    return { try resultSelector(repeat each values) }
+                } catch {
+                    return { throw error }
+                }
             }
-            sink.subscribe(source1, index: 0) { queue1.append($0) }
-            sink.subscribe(source2, index: 1) { queue2.append($0) }
+            var index = 0
+            for (source, slot) in repeat (each sources, each slots) {
+                sink.subscribe(source, index: index) { slot.queue.append($0) }
+                index += 1
+            }
             return sink
         }
     }
 
-    /// Combines the latest elements of 3 sources with `resultSelector`,
-    /// each time any of them emits, once all of them have emitted.
-    ///
-    /// Completes when every source has completed, or as soon as a source
-    /// completes without ever having emitted (no combination is possible any
-    /// more; RxSwift waits for the others). Each source's subscription is
-    /// disposed when it completes. The first error ends it.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
-    ) -> Observable<Element> {
-        Observable { observer in
-            var value1: O1.Element?
-            var value2: O2.Element?
-            var value3: O3.Element?
-            let sink = CombineLatestSink<Element>(downstream: observer, arity: 3) {
-                guard let v1 = value1, let v2 = value2, let v3 = value3 else { return { throw TickError.noElements } }
-                return { try resultSelector(v1, v2, v3) }
+    /// Pairs up the elements of the sources by index into tuples (see
+    /// ``zip(_:resultSelector:)``).
+    public static func zip<each Source: ObservableType>(
+        _ source: repeat each Source
+    ) -> Observable<(repeat (each Source).Element)> where Element == (repeat (each Source).Element) {
+        let sources = (repeat each source)
+        return Observable { observer in
+            let slots = (repeat PackSlot(for: each sources))
+            let sink = ZipSink<Element>(downstream: observer, arity: packCount(repeat each slots)) {
+                do {
+                    let values = (repeat try (each slots).next())
+                    return { values }
+                } catch {
+                    return { throw error }
+                }
             }
-            sink.subscribe(source1, index: 0) { value1 = $0 }
-            sink.subscribe(source2, index: 1) { value2 = $0 }
-            sink.subscribe(source3, index: 2) { value3 = $0 }
+            var index = 0
+            for (source, slot) in repeat (each sources, each slots) {
+                sink.subscribe(source, index: index) { slot.queue.append($0) }
+                index += 1
+            }
             return sink
         }
     }
+}
 
-    /// Pairs up the elements of 3 sources by index (the first of each, then
-    /// the second of each, …) with `resultSelector`.
-    ///
-    /// Completes as soon as a completed source has had all its elements paired
-    /// (no new combination is possible any more; RxSwift waits until every
-    /// source completed). The first error ends it.
-    public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
-    ) -> Observable<Element> {
-        Observable { observer in
-            var queue1 = FIFOQueue<O1.Element>()
-            var queue2 = FIFOQueue<O2.Element>()
-            var queue3 = FIFOQueue<O3.Element>()
-            let sink = ZipSink<Element>(downstream: observer, arity: 3) {
-                guard let v1 = queue1.removeFirst(), let v2 = queue2.removeFirst(), let v3 = queue3.removeFirst() else { return { throw TickError.noElements } }
-                return { try resultSelector(v1, v2, v3) }
-            }
-            sink.subscribe(source1, index: 0) { queue1.append($0) }
-            sink.subscribe(source2, index: 1) { queue2.append($0) }
-            sink.subscribe(source3, index: 2) { queue3.append($0) }
-            return sink
-        }
+/// One source's storage in a pack-based combineLatest or zip: its latest
+/// element, or its queue of unpaired elements. Written and read only under
+/// the sink's lock.
+final class PackSlot<Value> {
+    var value: Value?
+    var queue = FIFOQueue<Value>()
+
+    init<Source: ObservableType>(for source: Source) where Source.Element == Value {}
+
+    /// The latest element (the sink asks only once every source has one).
+    func latest() throws -> Value {
+        guard let value else { throw TickError.noElements }
+        return value
     }
 
-    /// Combines the latest elements of 4 sources with `resultSelector`,
-    /// each time any of them emits, once all of them have emitted.
-    ///
-    /// Completes when every source has completed, or as soon as a source
-    /// completes without ever having emitted (no combination is possible any
-    /// more; RxSwift waits for the others). Each source's subscription is
-    /// disposed when it completes. The first error ends it.
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
-    ) -> Observable<Element> {
-        Observable { observer in
-            var value1: O1.Element?
-            var value2: O2.Element?
-            var value3: O3.Element?
-            var value4: O4.Element?
-            let sink = CombineLatestSink<Element>(downstream: observer, arity: 4) {
-                guard let v1 = value1, let v2 = value2, let v3 = value3, let v4 = value4 else { return { throw TickError.noElements } }
-                return { try resultSelector(v1, v2, v3, v4) }
-            }
-            sink.subscribe(source1, index: 0) { value1 = $0 }
-            sink.subscribe(source2, index: 1) { value2 = $0 }
-            sink.subscribe(source3, index: 2) { value3 = $0 }
-            sink.subscribe(source4, index: 3) { value4 = $0 }
-            return sink
-        }
+    /// The oldest unpaired element (the sink asks only once every queue has one).
+    func next() throws -> Value {
+        guard let element = queue.removeFirst() else { throw TickError.noElements }
+        return element
     }
+}
 
-    /// Pairs up the elements of 4 sources by index (the first of each, then
-    /// the second of each, …) with `resultSelector`.
-    ///
-    /// Completes as soon as a completed source has had all its elements paired
-    /// (no new combination is possible any more; RxSwift waits until every
-    /// source completed). The first error ends it.
-    public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
-        resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
-    ) -> Observable<Element> {
-        Observable { observer in
-            var queue1 = FIFOQueue<O1.Element>()
-            var queue2 = FIFOQueue<O2.Element>()
-            var queue3 = FIFOQueue<O3.Element>()
-            var queue4 = FIFOQueue<O4.Element>()
-            let sink = ZipSink<Element>(downstream: observer, arity: 4) {
-                guard let v1 = queue1.removeFirst(), let v2 = queue2.removeFirst(), let v3 = queue3.removeFirst(), let v4 = queue4.removeFirst() else { return { throw TickError.noElements } }
-                return { try resultSelector(v1, v2, v3, v4) }
-            }
-            sink.subscribe(source1, index: 0) { queue1.append($0) }
-            sink.subscribe(source2, index: 1) { queue2.append($0) }
-            sink.subscribe(source3, index: 2) { queue3.append($0) }
-            sink.subscribe(source4, index: 3) { queue4.append($0) }
-            return sink
-        }
-    }
-
-    /// Combines the latest elements of 2 sources into tuples (see
-    /// ``Observable/combineLatest(_:_:resultSelector:)``).
-    public static func combineLatest<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2
-    ) -> Observable<(O1.Element, O2.Element)> where Element == (O1.Element, O2.Element) {
-        combineLatest(source1, source2) { ($0, $1) }
-    }
-
-    /// Pairs up the elements of 2 sources by index into tuples.
-    public static func zip<O1: ObservableType, O2: ObservableType>(
-        _ source1: O1, _ source2: O2
-    ) -> Observable<(O1.Element, O2.Element)> where Element == (O1.Element, O2.Element) {
-        zip(source1, source2) { ($0, $1) }
-    }
-
-    /// Combines the latest elements of 3 sources into tuples (see
-    /// ``Observable/combineLatest(_:_:resultSelector:)``).
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3
-    ) -> Observable<(O1.Element, O2.Element, O3.Element)> where Element == (O1.Element, O2.Element, O3.Element) {
-        combineLatest(source1, source2, source3) { ($0, $1, $2) }
-    }
-
-    /// Pairs up the elements of 3 sources by index into tuples.
-    public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3
-    ) -> Observable<(O1.Element, O2.Element, O3.Element)> where Element == (O1.Element, O2.Element, O3.Element) {
-        zip(source1, source2, source3) { ($0, $1, $2) }
-    }
-
-    /// Combines the latest elements of 4 sources into tuples (see
-    /// ``Observable/combineLatest(_:_:resultSelector:)``).
-    public static func combineLatest<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element) {
-        combineLatest(source1, source2, source3, source4) { ($0, $1, $2, $3) }
-    }
-
-    /// Pairs up the elements of 4 sources by index into tuples.
-    public static func zip<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4: ObservableType>(
-        _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4
-    ) -> Observable<(O1.Element, O2.Element, O3.Element, O4.Element)> where Element == (O1.Element, O2.Element, O3.Element, O4.Element) {
-        zip(source1, source2, source3, source4) { ($0, $1, $2, $3) }
-    }
+/// The number of values in a pack.
+func packCount<each Value>(_ value: repeat each Value) -> Int {
+    var count = 0
+    for _ in repeat each value { count += 1 }
+    return count
 }

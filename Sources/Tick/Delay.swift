@@ -6,13 +6,17 @@ extension ObservableType {
     /// An element received at `t` is emitted at exactly `t + dueTime`. However
     /// many elements are waiting, the operator keeps a single pending timer (for
     /// the oldest one) and a queue of its own.
+    ///
+    /// The source subscription is disposed as soon as the source terminates,
+    /// not when the delayed completion goes out (as in RxSwift).
     @inlinable
     public func delay(_ dueTime: Duration, scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         let dueTime = checkedDelay(dueTime, "delay(_:scheduler:)")
         return Observable { observer in
             let sink = DelaySink(downstream: observer, dueTime: dueTime, scheduler: scheduler)
-            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            sink.setUpstream(sink.sourceSubscription)
+            sink.sourceSubscription.setDisposable(source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
         }
     }
@@ -32,6 +36,8 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     /// cycle that `disposeResources` breaks.
     @usableFromInline @exclusivity(unchecked) var deliverAction: (() -> Void)?
     @usableFromInline let timer = SerialDisposable()
+    /// The source subscription, disposed when the source completes.
+    @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
 
     @inlinable
     init(downstream: AnyObserver<Element>, dueTime: Duration, scheduler: any Scheduler) {
@@ -52,6 +58,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
             if action != nil { timerScheduled = true }
             lock.unlock()
             if let action { timer.disposable = scheduler.schedule(after: dueTime, action) }
+            if event.isCompleted { sourceSubscription.dispose() }
         case .error(let error):
             lock.lock()
             queue.removeAll()

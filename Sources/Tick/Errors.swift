@@ -39,18 +39,39 @@ extension ObservableType {
         return retry(when: { (errors: Observable<any Error>) in errors }, limit: attempts, source: source)
     }
 
-    /// Re-subscribes to the source when the sequence returned by
-    /// `notificationHandler` emits.
+    /// Re-subscribes to the source after an error, when the sequence
+    /// returned by `notificationHandler` emits.
     ///
     /// `notificationHandler` is called once per subscription with the
-    /// sequence of the source's errors. Each time the source fails, that error
-    /// is sent into it and the source subscription is disposed; each element
-    /// the trigger sequence emits re-subscribes the source. When the trigger
-    /// sequence fails or completes, the result fails or completes the same way.
+    /// sequence of the source's errors, and its result (the trigger) is
+    /// subscribed at once. As in RxSwift, the trigger only matters while an
+    /// error is pending:
+    /// - when the source fails, its subscription is disposed and the error is
+    ///   sent to the errors sequence; the trigger's next element re-subscribes
+    ///   the source (later ones, until the next error, are ignored);
+    /// - the trigger's completion or error, while an error is pending,
+    ///   completes or fails the result; if it came earlier, it takes effect
+    ///   at the next error of the source, and until then the source runs on
+    ///   (its completion completes the result);
+    /// - the source's completion completes the result.
     public func retry<Trigger: ObservableType>(
         when notificationHandler: @escaping (Observable<any Error>) -> Trigger
     ) -> Observable<Element> {
         retry(when: notificationHandler, limit: nil, source: asObservable())
+    }
+
+    /// Like ``retry(when:)-(Observable<any Error>)->Trigger``, for errors of
+    /// type `Failure` only: any other error is forwarded at once, without
+    /// consulting the trigger (RxSwift's typed `retry(when:)`).
+    public func retry<Trigger: ObservableType, Failure: Error>(
+        when notificationHandler: @escaping (Observable<Failure>) -> Trigger
+    ) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = RetrySink<Element, Failure>(downstream: observer, source: source, limit: nil)
+            sink.run(notificationHandler(sink.errors.asObservable()).asObservable().map { _ in () })
+            return sink
+        }
     }
 
     private func retry<Trigger: ObservableType>(
@@ -58,7 +79,7 @@ extension ObservableType {
         source: Observable<Element>
     ) -> Observable<Element> {
         Observable { observer in
-            let sink = RetrySink(downstream: observer, source: source, limit: limit)
+            let sink = RetrySink<Element, any Error>(downstream: observer, source: source, limit: limit)
             sink.run(notificationHandler(sink.errors.asObservable()).asObservable().map { _ in () })
             return sink
         }
@@ -104,14 +125,19 @@ final class CatchSink<Element>: Sink<Element>, @unchecked Sendable {
 /// user's trigger, and the trigger's subscription. Re-subscriptions go through
 /// the current-thread trampoline so that synchronous failures loop instead of
 /// recursing.
-final class RetrySink<Element>: Sink<Element>, @unchecked Sendable {
-    let errors = PublishSubject<any Error>()
+final class RetrySink<Element, Failure: Error>: Sink<Element>, @unchecked Sendable {
+    let errors = PublishSubject<Failure>()
     private let source: Observable<Element>
     private let current = SerialDisposable()
     private let trigger = SingleAssignmentDisposable()
     private let lock = Lock()
+    // Guarded by `lock`:
     private var remaining: Int?
     private var attempt: UInt64 = 0
+    /// A source error was sent to the trigger, which has not answered yet.
+    private var waitingForTrigger = false
+    /// The trigger's terminal event, kept until it matters.
+    private var triggerEnd: Event<Void>?
 
     init(downstream: AnyObserver<Element>, source: Observable<Element>, limit: Int?) {
         self.source = source
@@ -121,13 +147,23 @@ final class RetrySink<Element>: Sink<Element>, @unchecked Sendable {
 
     func run(_ triggers: Observable<Void>) {
         trigger.setDisposable(triggers.subscribe(AnyObserver { [self] event in
+            let act: Bool = lock.withLock {
+                if event.isStopEvent { triggerEnd = event }
+                guard waitingForTrigger else { return false }
+                waitingForTrigger = false
+                return true
+            }
+            guard act else { return }
             switch event {
             case .next: resubscribe()
-            case .error(let error): forwardError(error)
-            case .completed: forwardCompleted()
+            case .error, .completed: end(with: event)
             }
         }))
         subscribeSource()
+    }
+
+    private func end(with triggerEnd: Event<Void>) {
+        if case .error(let error) = triggerEnd { forwardError(error) } else { forwardCompleted() }
     }
 
     private func resubscribe() {
@@ -150,10 +186,17 @@ final class RetrySink<Element>: Sink<Element>, @unchecked Sendable {
             case .next, .completed: forward(event)
             case .error(let error):
                 subscription.dispose()
-                if let remaining = lock.withLock({ remaining }), remaining <= 0 {
-                    forwardError(error)
-                } else {
-                    errors.onNext(error)
+                guard let failure = error as? Failure else { return forwardError(error) }
+                let next: RetryStep = lock.withLock {
+                    if let remaining, remaining <= 0 { return .fail }
+                    if let triggerEnd { return .end(triggerEnd) }
+                    waitingForTrigger = true
+                    return .ask
+                }
+                switch next {
+                case .fail: forwardError(error)
+                case .end(let event): end(with: event)
+                case .ask: errors.onNext(failure)
                 }
             }
         }))
@@ -163,4 +206,11 @@ final class RetrySink<Element>: Sink<Element>, @unchecked Sendable {
         current.dispose()
         trigger.dispose()
     }
+}
+
+/// What a retry sink does with a source error.
+private enum RetryStep {
+    case fail
+    case end(Event<Void>)
+    case ask
 }

@@ -105,8 +105,9 @@ extension Observable {
         merge(sources)
     }
 
-    /// Merges the elements of `sources`, all subscribed at once.
-    public static func merge<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
+    /// Merges the elements of `sources` (any sequence, read once at
+    /// subscription), all subscribed at once.
+    public static func merge<S: Sequence>(_ sources: S) -> Observable<Element> where S.Element == Observable<Element> {
         run(Array(sources), maxConcurrent: .max)
     }
 
@@ -118,8 +119,19 @@ extension Observable {
     }
 
     /// Emits the elements of each of `sources` in turn (see ``concat(_:)-(Observable<Element>...)``).
-    public static func concat<C: Collection>(_ sources: C) -> Observable<Element> where C.Element == Observable<Element> {
-        run(Array(sources), maxConcurrent: 1)
+    ///
+    /// `sources` may be any sequence, even a lazy or endless one: each
+    /// subscription makes its own iterator and pulls one source at a time,
+    /// only when the previous one completed (as in RxSwift). After a source
+    /// that completed synchronously, the next one is subscribed through the
+    /// current-thread trampoline: a long chain does not recurse, and a
+    /// downstream `take` stops an endless one.
+    public static func concat<S: Sequence>(_ sources: S) -> Observable<Element> where S.Element == Observable<Element> {
+        Observable { observer in
+            let sink = ConcatSink(downstream: observer, iterator: sources.makeIterator())
+            sink.moveNext()
+            return sink
+        }
     }
 
     private static func run(_ sources: [Observable<Element>], maxConcurrent: Int) -> Observable<Element> {
@@ -294,4 +306,56 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
         latestInner.dispose()
         group.dispose()
     }
+}
+
+/// concat's sink over a sequence of sources: pulls the next source from the
+/// iterator only when the current one completed.
+final class ConcatSink<Iterator: IteratorProtocol, Element>: Sink<Element>, @unchecked Sendable
+where Iterator.Element == Observable<Element> {
+    /// Touched only by `moveNext`, whose calls never overlap: each one is
+    /// made by the completion of the source the previous one subscribed.
+    private var iterator: Iterator
+    private let current = SerialDisposable()
+    private let lock = Lock()
+    /// Guarded by `lock`: `moveNext` is subscribing a source.
+    private var subscribing = false
+
+    init(downstream: AnyObserver<Element>, iterator: Iterator) {
+        self.iterator = iterator
+        super.init(downstream: downstream)
+    }
+
+    /// Subscribes the next source, or completes if there is none.
+    ///
+    /// A source that completes while it is being subscribed (synchronously)
+    /// has the next one subscribed through the current-thread trampoline,
+    /// after this call returned: so a long or endless chain of synchronous
+    /// sources neither recurses nor outruns a downstream `take` (whose
+    /// disposal reaches this sink only once the subscription returned).
+    func moveNext() {
+        guard !isDisposed else { return }
+        guard let source = iterator.next() else {
+            forwardCompleted()
+            return
+        }
+        let subscription = SingleAssignmentDisposable()
+        current.disposable = subscription
+        lock.withLock { subscribing = true }
+        subscription.setDisposable(source.subscribe(AnyObserver { [self] event in
+            switch event {
+            case .next(let element): forwardNext(element)
+            case .error(let error): forwardError(error)
+            case .completed:
+                subscription.dispose()
+                if lock.withLock({ subscribing }) {
+                    CurrentThreadScheduler.instance.schedule { [self] in moveNext() }
+                } else {
+                    moveNext()
+                }
+            }
+        }))
+        lock.withLock { subscribing = false }
+    }
+
+    override func disposeResources() { current.dispose() }
 }

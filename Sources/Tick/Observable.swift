@@ -170,18 +170,12 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
     /// `onDisposed` before cleaning up).
     @usableFromInline
     override func disposeResources() {
-        if !terminatedByEvent { onDisposed?() }
+        if !isTerminatedByEvent { onDisposed?() }
     }
-
-    /// Written and read only by the thread that terminates the sink.
-    @usableFromInline @exclusivity(unchecked) var terminatedByEvent = false
 
     @inlinable
     func finish(_ body: () -> Void) {
-        terminate {
-            terminatedByEvent = true
-            body()
-        }
+        terminate(body)
     }
 }
 

@@ -7,10 +7,22 @@ public enum SubjectLifetimeScope: Sendable {
     case whileConnected
     /// One subject for the life of the shared observable: after the source
     /// terminated, new subscribers receive the replay buffer and the terminal
-    /// event, and the source is not subscribed again (RxSwift subscribes it
-    /// again, into the stopped subject); after all observers left, the buffer
-    /// is kept and the source is subscribed again by the next subscriber.
+    /// event, and the source is not subscribed again (as in RxSwift, whose
+    /// `refCount` does not connect for a subscriber that the subject already
+    /// ended); after all observers left, the buffer is kept and the source is
+    /// subscribed again by the next subscriber.
     case forever
+}
+
+/// An observable whose subscribers share one subscription to a source, made
+/// only when ``connect()`` is called.
+///
+/// ``ConnectableObservable`` is Tick's own; conform another type to get
+/// ``refCount()`` for it.
+public protocol ConnectableObservableType<Element>: ObservableType {
+    /// Subscribes the shared source, if it is not already, and returns the
+    /// connection: disposing it disposes that source subscription.
+    func connect() -> any Disposable
 }
 
 /// An observable that subscribes its source only when ``connect()`` is
@@ -18,7 +30,7 @@ public enum SubjectLifetimeScope: Sendable {
 /// subscribers.
 ///
 /// Subscribing to it subscribes to the subject (and never to the source).
-public final class ConnectableObservable<Element>: ObservableType, @unchecked Sendable {
+public final class ConnectableObservable<Element>: ConnectableObservableType, @unchecked Sendable {
     /// The two sides of a subject, type-erased.
     struct Subject {
         let observer: AnyObserver<Element>
@@ -87,13 +99,6 @@ public final class ConnectableObservable<Element>: ObservableType, @unchecked Se
         }
     }
 
-    /// An observable that connects this one when its first observer
-    /// subscribes and disconnects it when its last observer leaves.
-    public func refCount() -> Observable<Element> {
-        let state = RefCountState(parent: self)
-        return Observable { observer in state.subscribe(observer) }
-    }
-
     final class Connection: Disposable, @unchecked Sendable {
         private weak var parent: ConnectableObservable?
         private let subscription = SingleAssignmentDisposable()
@@ -109,26 +114,46 @@ public final class ConnectableObservable<Element>: ObservableType, @unchecked Se
     }
 }
 
+extension ConnectableObservableType {
+    /// An observable that connects this one when its first observer
+    /// subscribes and disconnects it when its last observer leaves.
+    ///
+    /// When the shared sequence terminates, the count starts again from zero
+    /// before the terminal event is delivered (as in RxSwift): an observer
+    /// that subscribes again from inside its completion or error handler, or
+    /// any later one, makes a new connection.
+    public func refCount() -> Observable<Element> {
+        let state = RefCountState(source: self)
+        return Observable { observer in state.subscribe(observer) }
+    }
+}
+
 /// The shared count of a `refCount()` observable.
-final class RefCountState<Element>: @unchecked Sendable {
-    private let parent: ConnectableObservable<Element>
+final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendable {
+    typealias Element = Source.Element
+    private let source: Source
     private let lock = Lock()
+    // Guarded by `lock`:
     private var count = 0
     private var connection: (any Disposable)?
+    /// Advances each time the count goes back to zero, so that late releases
+    /// from an earlier connection are ignored.
     private var epoch: UInt64 = 0
 
-    init(parent: ConnectableObservable<Element>) { self.parent = parent }
+    init(source: Source) { self.source = source }
 
     func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
-        let sink = RefCountSink(downstream: observer)
         let (shouldConnect, epoch): (Bool, UInt64) = lock.withLock {
             count += 1
             return (count == 1, self.epoch)
         }
-        sink.onRelease = { [self] in release(epoch: epoch) }
-        sink.setUpstream(parent.subscribe(AnyObserver(eventHandler: sink.forward)))
+        let sink = RefCountSink(
+            downstream: observer,
+            onTerminal: { [self] in reset(epoch: epoch) },
+            onRelease: { [self] in release(epoch: epoch) })
+        sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
         if shouldConnect && !sink.isDisposed {
-            let connection = parent.connect()
+            let connection = source.connect()
             let keep: Bool = lock.withLock {
                 guard self.epoch == epoch, count > 0 else { return false }
                 self.connection = connection
@@ -137,6 +162,18 @@ final class RefCountState<Element>: @unchecked Sendable {
             if !keep { connection.dispose() }
         }
         return sink
+    }
+
+    /// The shared sequence terminated: every current observer is done.
+    private func reset(epoch: UInt64) {
+        let toDispose: (any Disposable)? = lock.withLock {
+            guard self.epoch == epoch else { return nil }
+            count = 0
+            self.epoch &+= 1
+            defer { connection = nil }
+            return connection
+        }
+        toDispose?.dispose()
     }
 
     private func release(epoch: UInt64) {
@@ -153,7 +190,20 @@ final class RefCountState<Element>: @unchecked Sendable {
 }
 
 final class RefCountSink<Element>: Sink<Element>, @unchecked Sendable {
-    var onRelease: (() -> Void)?
+    private let onTerminal: () -> Void
+    /// Written only by the one call to `disposeResources`.
+    private var onRelease: (() -> Void)?
+
+    init(downstream: AnyObserver<Element>, onTerminal: @escaping () -> Void, onRelease: @escaping () -> Void) {
+        self.onTerminal = onTerminal
+        self.onRelease = onRelease
+        super.init(downstream: downstream)
+    }
+
+    func on(_ event: Event<Element>) {
+        if event.isStopEvent && !isDisposed { onTerminal() }
+        forward(event)
+    }
 
     override func disposeResources() {
         let release = onRelease
@@ -214,20 +264,54 @@ extension ObservableType {
         }
     }
 
-    /// A connectable observable sharing the source through a `PublishSubject`.
+    /// A connectable observable that shares the source through a subject made
+    /// by `subjectFactory` for each connection, and the sequence `selector`
+    /// builds from it: each subscription gets its own subject and connection,
+    /// made after `selector`'s sequence was subscribed (RxSwift's
+    /// `multicast(_:selector:)`). An error thrown by either closure fails the
+    /// subscription.
+    public func multicast<Subject: SubjectType, Result>(
+        _ subjectFactory: @escaping () throws -> Subject,
+        selector: @escaping (Observable<Element>) throws -> Observable<Result>
+    ) -> Observable<Result> where Subject.Element == Element {
+        let source = asObservable()
+        return Observable { observer in
+            let sink = AnonymousSink(downstream: observer)
+            let connectable: ConnectableObservable<Element>
+            let shared: Observable<Result>
+            do {
+                let subject = try subjectFactory()
+                connectable = ConnectableObservable(source: source, freshSubjectPerConnection: false) {
+                    .init(observer: subject.asObserver(), observable: subject.asObservable())
+                }
+                shared = try selector(connectable.asObservable())
+            } catch {
+                sink.forwardError(error)
+                return sink
+            }
+            let subscription = shared.subscribe(AnyObserver(eventHandler: sink.forward))
+            sink.setUpstream(Disposables.create(subscription, connectable.connect()))
+            return sink
+        }
+    }
+
+    /// A connectable observable sharing the source through a new
+    /// `PublishSubject` for each connection (as in RxSwift: after a
+    /// disconnection or a terminal event, the next connection starts afresh
+    /// and earlier observers do not see it).
     public func publish() -> ConnectableObservable<Element> {
-        multicast(PublishSubject<Element>())
+        multicast(makeSubject: { PublishSubject<Element>() })
     }
 
-    /// A connectable observable sharing the source through a `ReplaySubject`
-    /// of `bufferSize` elements.
+    /// A connectable observable sharing the source through a new
+    /// `ReplaySubject` of `bufferSize` elements for each connection.
     public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
-        multicast(ReplaySubject<Element>.create(bufferSize: bufferSize))
+        multicast(makeSubject: { ReplaySubject<Element>.create(bufferSize: bufferSize) })
     }
 
-    /// A connectable observable sharing the source through a `ReplaySubject`
-    /// that replays every element.
+    /// A connectable observable sharing the source through a new
+    /// `ReplaySubject` that replays every element, for each connection.
     public func replayAll() -> ConnectableObservable<Element> {
-        multicast(ReplaySubject<Element>.createUnbounded())
+        multicast(makeSubject: { ReplaySubject<Element>.createUnbounded() })
     }
 }

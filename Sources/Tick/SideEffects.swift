@@ -8,7 +8,10 @@ extension ObservableType {
     ///   right after.
     /// - `onDispose` runs once when the subscription ends, for any reason
     ///   (disposal, or after a terminal event and its after-hook), after the
-    ///   source subscription was disposed.
+    ///   source subscription was disposed (RxSwift's order).
+    /// - On a terminal event the order is: `onError`/`onCompleted`, the
+    ///   event downstream, the source subscription disposed,
+    ///   `afterError`/`afterCompleted`, `onDispose`.
     ///
     /// An error thrown by `onNext`, `afterNext`, `onError` or `onCompleted` is
     /// forwarded as the sequence's error (in place of the event for the `on…`
@@ -51,7 +54,11 @@ extension ObservableType {
 final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     private let before: (Event<Element>) throws -> Void
     private let after: (Event<Element>) throws -> Void
+    private let lock = Lock()
+    // Guarded by `lock`:
     private var onDispose: (() -> Void)?
+    /// The terminal event being delivered, whose after-hook is still to run.
+    private var terminal: Event<Element>?
 
     init(
         downstream: AnyObserver<Element>, onDispose: (() -> Void)?,
@@ -75,18 +82,25 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
             forward(event)
             do { try after(event) } catch { forwardError(error) }
         } else {
-            // The after-hook runs before the subscription is disposed (so
-            // before `onDispose`); an error it throws has nowhere to go.
+            // The after-hook runs once the terminal event was delivered and
+            // the source subscription disposed, just before `onDispose` (see
+            // `disposeResources`); an error it throws has nowhere to go.
             terminate {
+                lock.withLock { terminal = event }
                 downstream.on(event)
-                try? after(event)
             }
         }
     }
 
     override func disposeResources() {
-        let onDispose = self.onDispose
-        self.onDispose = nil
+        let (terminal, onDispose) = lock.withLock {
+            defer {
+                self.terminal = nil
+                self.onDispose = nil
+            }
+            return (self.terminal, self.onDispose)
+        }
+        if let terminal { try? after(terminal) }
         onDispose?()
     }
 }

@@ -20,6 +20,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
 
     @usableFromInline static var upstreamSet: UInt8 { 1 }
     @usableFromInline static var disposedBit: UInt8 { 2 }
+    /// Set by the one caller that releases the upstream and the resources.
+    @usableFromInline static var releasedBit: UInt8 { 4 }
+    /// Set with the disposed bit when a terminal event ended the sink.
+    @usableFromInline static var terminatedBit: UInt8 { 8 }
 
     @usableFromInline
     init(downstream: AnyObserver<Output>) {
@@ -30,6 +34,13 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @inlinable
     final var isDisposed: Bool {
         state.load(ordering: .relaxed) & Self.disposedBit != 0
+    }
+
+    /// `true` if a terminal event (not a disposal) ended this sink. Safe to
+    /// read from ``disposeResources()`` on any thread.
+    @usableFromInline
+    final var isTerminatedByEvent: Bool {
+        state.load(ordering: .acquiring) & Self.terminatedBit != 0
     }
 
     /// Forwards a `next` event unless disposed.
@@ -52,11 +63,17 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Ends this sink: marks it disposed (so nothing else is forwarded), runs
     /// `body` (which delivers the terminal event), then disposes upstream and
     /// this sink's resources. Does nothing if already disposed.
+    ///
+    /// If downstream disposes this sink while `body` delivers the terminal
+    /// event (as every sink does when it receives one), the upstream and the
+    /// resources are released right then, inside `body`: so the source
+    /// subscription ends before anything downstream of this sink cleans up,
+    /// as in RxSwift (`do(onDispose:)` runs after its source was disposed).
     @usableFromInline
     final func terminate(_ body: () -> Void) {
-        guard beginDisposal() else { return }
+        guard beginDisposal(terminating: true) else { return }
         body()
-        finishDisposal()
+        if beginRelease() { finishDisposal() }
     }
 
     /// Forwards `.error(error)` and disposes.
@@ -83,20 +100,42 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Disposes the upstream subscription and this sink's own resources.
     @usableFromInline
     final func dispose() {
-        if beginDisposal() { finishDisposal() }
+        _ = beginDisposal()
+        if beginRelease() { finishDisposal() }
     }
 
-    /// Override to release timers and inner subscriptions. Called exactly once.
+    /// Override to release timers and inner subscriptions. Called exactly once,
+    /// possibly while this sink is still delivering its terminal event (even
+    /// on another thread, if it is disposed from there meanwhile).
     @usableFromInline
     func disposeResources() {}
 
-    private final func beginDisposal() -> Bool {
-        let old = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
-        return old & Self.disposedBit == 0
+    /// `true` for the one caller that sets the disposed bit. A terminating
+    /// caller sets the terminated bit with it, only if it is that caller.
+    private final func beginDisposal(terminating: Bool = false) -> Bool {
+        guard terminating else {
+            let old = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+            return old & Self.disposedBit == 0
+        }
+        var current = state.load(ordering: .relaxed)
+        while current & Self.disposedBit == 0 {
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current | Self.disposedBit | Self.terminatedBit,
+                ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// `true` for the one caller that gets to release upstream and resources.
+    private final func beginRelease() -> Bool {
+        let old = state.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
+        return old & Self.releasedBit == 0
     }
 
     private final func finishDisposal() {
-        // Only the caller that set the disposed bit gets here, once. If the
+        // Only the caller that set the released bit gets here, once. If the
         // upstream was published before that, it is ours to dispose; if not,
         // `setUpstream` will see the bit and dispose it itself.
         if state.load(ordering: .acquiring) & Self.upstreamSet != 0 {

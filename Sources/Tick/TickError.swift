@@ -6,4 +6,7 @@ public enum TickError: Error, Equatable, Sendable {
     case timeout
     /// A sequence expected to have elements had none.
     case noElements
+    /// A sequence expected to have at most one element had more (`asSingle()`,
+    /// `asMaybe()`, `single()`), as RxSwift's `RxError.moreThanOneElement`.
+    case moreThanOneElement
 }

@@ -37,7 +37,8 @@ extension ObservableType {
     ///   emitted and the new one waits for the next window's end; if none was,
     ///   the new one is emitted at once.
     /// - Completion while an element waits is delayed until the window ends
-    ///   and follows that element (as in RxSwift). An error is forwarded at once
+    ///   and follows that element (as in RxSwift); the source subscription is
+    ///   disposed when the source completes. An error is forwarded at once
     ///   and drops the waiting element.
     /// - One pending timer at most.
     public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: any Scheduler) -> Observable<Element> {
@@ -45,7 +46,8 @@ extension ObservableType {
         let dueTime = checkedDelay(dueTime, "throttle(_:latest:scheduler:)")
         return Observable { observer in
             let sink = ThrottleSink(downstream: observer, dueTime: dueTime, latest: latest, scheduler: scheduler)
-            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            sink.setUpstream(sink.sourceSubscription)
+            sink.sourceSubscription.setDisposable(source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
         }
     }
@@ -90,9 +92,12 @@ extension ObservableType {
     /// since the previous sample, if any (otherwise `defaultValue`, if given).
     ///
     /// When the source completes, the completion is emitted at the next
-    /// sample (after the last element, if one is waiting). When `sampler`
-    /// completes, the waiting element (if any) is emitted and the result
-    /// completes. An error from either ends it.
+    /// sample (after the last element, if one is waiting). The sampler's
+    /// completion counts as one last sample: it emits the waiting element (or
+    /// `defaultValue`), and completes the result if the source has completed;
+    /// if the source has not, the result does not complete (as in RxSwift)
+    /// and ends only with an error from the source or by disposal. An error
+    /// from either ends it.
     public func sample<Sampler: ObservableType>(_ sampler: Sampler, defaultValue: Element? = nil) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -160,6 +165,8 @@ final class ThrottleSink<Element>: SerializingSink<Element>, @unchecked Sendable
     private let latest: Bool
     private let scheduler: any Scheduler
     private let timer = SerialDisposable()
+    /// The source subscription, disposed when the source completes.
+    let sourceSubscription = SingleAssignmentDisposable()
     // Guarded by `lock`:
     private var lastSent: SchedulerInstant?
     private var waiting: Element?
@@ -207,6 +214,7 @@ final class ThrottleSink<Element>: SerializingSink<Element>, @unchecked Sendable
                 closeWindowLocked(ifDueAt: now)
                 if waiting != nil { completionWaits = true } else { enqueueLocked(.completed) }
             }
+            sourceSubscription.dispose()
         }
     }
 
@@ -279,21 +287,14 @@ final class SampleSink<Element>: MultiSourceSink<Element>, @unchecked Sendable {
         subscribe(sampler) { [self] event in
             locked {
                 switch event {
-                case .next:
-                    emitSampleLocked()
+                case .next, .completed:
+                    // The sampler's completion is one last sample (RxSwift's rule).
+                    if let element = latest ?? defaultValue { enqueueLocked(.next(element)) }
+                    latest = nil
                     if sourceDone { enqueueLocked(.completed) }
                 case .error(let error): enqueueLocked(.error(error))
-                case .completed:
-                    if let latest { enqueueLocked(.next(latest)) }
-                    latest = nil
-                    enqueueLocked(.completed)
                 }
             }
         }
-    }
-
-    private func emitSampleLocked() {
-        if let element = latest ?? defaultValue { enqueueLocked(.next(element)) }
-        latest = nil
     }
 }

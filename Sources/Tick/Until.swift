@@ -21,8 +21,9 @@ extension ObservableType {
 
     /// Drops the source's elements until `other` emits an element, then
     /// mirrors it. An error from either is forwarded; `other`'s completion is
-    /// ignored. The source's completion is always forwarded, even if `other`
-    /// never emitted.
+    /// ignored. The source's completion is forwarded only once `other` has
+    /// emitted; if it comes before, both subscriptions are disposed and the
+    /// result ends silently, without a terminal event (as in RxSwift).
     public func skip<Other: ObservableType>(until other: Other) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -106,10 +107,15 @@ final class GateSink<Element>: MultiSourceSink<Element>, @unchecked Sendable {
             if !event.isStopEvent || event.isCompleted { signal.dispose() }
         }))
         subscribe(source) { [self] event in
+            var endSilently = false
             locked {
-                if case .next = event, opensOnSignal, !signalled { return }
+                if opensOnSignal, !signalled, !event.isStopEvent || event.isCompleted {
+                    endSilently = event.isCompleted
+                    return
+                }
                 enqueueLocked(event)
             }
+            if endSilently { dispose() }
         }
     }
 }

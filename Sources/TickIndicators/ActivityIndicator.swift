@@ -25,6 +25,16 @@ import Tick
 ///   the entry is removed; on disposal the source subscription is disposed
 ///   and then the entry is removed.
 /// - Each tracked subscription retains the indicator until it ends.
+/// - Async work is tracked with ``track(message:isolation:_:)``: one entry
+///   from the start of the call to its end (or the calling task's
+///   cancellation).
+///
+/// Registering, changing a message and unregistering cost O(log n) in the
+/// number of active entries, so 100,000 concurrent tracked sequences are
+/// cheap (the original scanned every entry on each change: quadratic).
+///
+/// To show the spinner only for work that lasts, and never as a flash, see
+/// ``ObservableType/delayedVisibility(showAfter:minimumVisible:hideAfter:scheduler:)``.
 ///
 /// ## Differences from the original
 /// - Thread-safe (the original had no locking): tracked sequences may start,
@@ -61,24 +71,34 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
     /// The message of tracked sequences that are given none.
     public let defaultMessage: String?
 
-    private struct Entry {
-        let id: UInt64
-        var message: String?
-    }
-
-    /// One tracked subscription's bookkeeping. Guarded by the indicator's lock.
-    private final class Tracking {
-        let id: UInt64
+    /// One tracked subscription's (or call's) bookkeeping.
+    // Safe to share: every field is read and written only under the
+    // indicator's lock.
+    private final class Tracking: @unchecked Sendable {
+        /// Registration order (assigned when the entry registers).
+        var order: UInt64 = 0
         var registered = false
         var finished = false
         var pendingMessage: String??
-        init(id: UInt64) { self.id = id }
+        /// The entry's message while registered.
+        var message: String?
+        /// Whether `messageOrder` holds this entry (at most once).
+        var inHeap = false
+        /// Registered with a non-nil message: a candidate for the state's message.
+        var isCandidate: Bool { registered && message != nil }
     }
 
     private let lock = Lock()
     // Guarded by `lock`:
-    private var entries: [Entry] = []
-    private var nextID: UInt64 = 0
+    /// The number of registered entries.
+    private var entryCount = 0
+    private var nextOrder: UInt64 = 0
+    /// The entries with a message, by registration order (a min-heap with
+    /// lazy deletion: entries that ended or lost their message stay until
+    /// they reach the top, or until a compaction).
+    private var messageOrder = TrackingHeap()
+    /// How many entries of `messageOrder` are not candidates any more.
+    private var staleInHeap = 0
     private var lastState = State(loading: false, message: nil)
     private let publisher = SerialPublisher(initial: State(loading: false, message: nil))
 
@@ -107,10 +127,7 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
     ) -> Observable<Source.Element> {
         let source = source.asObservable()
         return Observable.create { observer in
-            let tracking = self.lock.withLock { () -> Tracking in
-                self.nextID &+= 1
-                return Tracking(id: self.nextID)
-            }
+            let tracking = Tracking()
             let subscription = source.subscribe { event in
                 switch event {
                 case .next(let element):
@@ -148,17 +165,60 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
         trackActivity(of: source, initialMessage: defaultMessage, messageProvider: messageProvider)
     }
 
+    // MARK: Tracking async work
+
+    /// Tracks one call of `work` with a fixed `message`: the activity starts
+    /// when `work` starts and ends when it returns or throws, or when the
+    /// calling task is cancelled, whichever comes first.
+    ///
+    /// ```swift
+    /// // Illustration: `api` is the app's own client.
+    /// let items = try await indicator.track(message: "Loading items") { try await api.items() }
+    /// ```
+    ///
+    /// Cancellation ends the activity at that instant, even if `work` goes
+    /// on running (this call still waits for it and returns its result). A
+    /// call made from an already cancelled task never shows. `work` runs in
+    /// the caller's isolation; the result and error are `work`'s.
+    public func track<T>(
+        message: String?, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async rethrows -> T {
+        let tracking = Tracking()
+        return try await withTaskCancellationHandler {
+            register(tracking, initialMessage: message)
+            defer { unregister(tracking) }
+            return try await work()
+        } onCancel: {
+            self.unregister(tracking)
+        }
+    }
+
+    /// Tracks one call of `work` with the ``defaultMessage``; see
+    /// ``track(message:isolation:_:)``.
+    public func track<T>(
+        isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async rethrows -> T {
+        try await track(message: defaultMessage, isolation: isolation, work)
+    }
+
     // MARK: Entries
+    //
+    // Every operation is O(log n) amortized in the number of registered
+    // entries: the count answers `loading`, and a heap of the entries with a
+    // message, ordered by registration, answers "the first non-nil message".
 
     private func register(_ tracking: Tracking, initialMessage: String?) {
         change {
             guard !tracking.finished, !tracking.registered else { return }
             tracking.registered = true
-            entries.append(Entry(id: tracking.id, message: initialMessage))
+            nextOrder &+= 1
+            tracking.order = nextOrder
+            entryCount += 1
+            setEntryMessageLocked(initialMessage, tracking, publish: false)
             publishLocked()
             if let pending = tracking.pendingMessage {
                 tracking.pendingMessage = nil
-                setEntryMessageLocked(pending, id: tracking.id)
+                setEntryMessageLocked(pending, tracking)
             }
         }
     }
@@ -166,7 +226,7 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
     private func setMessage(_ message: String?, for tracking: Tracking) {
         change {
             if tracking.registered {
-                setEntryMessageLocked(message, id: tracking.id)
+                setEntryMessageLocked(message, tracking)
             } else if !tracking.finished {
                 tracking.pendingMessage = .some(message)
             }
@@ -177,16 +237,54 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
         change {
             tracking.finished = true
             guard tracking.registered else { return }
+            if tracking.isCandidate { staleInHeap += 1 }
             tracking.registered = false
-            entries.removeAll { $0.id == tracking.id }
+            tracking.message = nil
+            entryCount -= 1
+            compactIfNeededLocked()
             publishLocked()
         }
     }
 
-    private func setEntryMessageLocked(_ message: String?, id: UInt64) {
-        guard let index = entries.firstIndex(where: { $0.id == id }), entries[index].message != message else { return }
-        entries[index].message = message
-        publishLocked()
+    private func setEntryMessageLocked(_ message: String?, _ tracking: Tracking, publish: Bool = true) {
+        guard tracking.message != message else { return }
+        let wasCandidate = tracking.isCandidate
+        tracking.message = message
+        if tracking.inHeap {
+            // Already in the heap (its key never changes): only the count of
+            // stale entries moves.
+            if wasCandidate, !tracking.isCandidate { staleInHeap += 1 }
+            if !wasCandidate, tracking.isCandidate { staleInHeap -= 1 }
+            compactIfNeededLocked()
+        } else if tracking.isCandidate {
+            tracking.inHeap = true
+            messageOrder.insert(tracking)
+        }
+        if publish { publishLocked() }
+    }
+
+    /// The first non-nil message in registration order: drops stale entries
+    /// from the top of the heap.
+    private func firstMessageLocked() -> String? {
+        while let top = messageOrder.min {
+            if top.isCandidate { return top.message }
+            messageOrder.removeMin()
+            top.inHeap = false
+            staleInHeap -= 1
+        }
+        return nil
+    }
+
+    /// Rebuilds the heap without its stale entries once they are the majority
+    /// (so entries that ended below a long-lived one do not pile up).
+    private func compactIfNeededLocked() {
+        guard staleInHeap > 32, staleInHeap * 2 > messageOrder.count else { return }
+        messageOrder.removeAll { tracking in
+            if tracking.isCandidate { return false }
+            tracking.inHeap = false
+            return true
+        }
+        staleInHeap = 0
     }
 
     /// Runs `body` under the lock, then delivers the states it published.
@@ -197,10 +295,60 @@ public final class ActivityIndicator: ObservableType, @unchecked Sendable {
 
     /// Queues the current state if it differs from the last one.
     private func publishLocked() {
-        let state = State(loading: !entries.isEmpty, message: entries.lazy.compactMap(\.message).first)
+        let state = State(loading: entryCount > 0, message: firstMessageLocked())
         guard state != lastState else { return }
         lastState = state
         publisher.enqueue(state)
+    }
+
+    /// A binary min-heap of trackings by registration order.
+    private struct TrackingHeap {
+        private var items: [Tracking] = []
+
+        var count: Int { items.count }
+        var min: Tracking? { items.first }
+
+        mutating func insert(_ tracking: Tracking) {
+            items.append(tracking)
+            var child = items.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard items[child].order < items[parent].order else { break }
+                items.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func removeMin() {
+            guard !items.isEmpty else { return }
+            items.swapAt(0, items.count - 1)
+            items.removeLast()
+            siftDown(from: 0)
+        }
+
+        /// Removes the trackings `shouldRemove` selects, in O(n).
+        mutating func removeAll(where shouldRemove: (Tracking) -> Bool) {
+            items.removeAll(where: shouldRemove)
+            var index = items.count / 2
+            while index > 0 {
+                index -= 1
+                siftDown(from: index)
+            }
+        }
+
+        private mutating func siftDown(from start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < items.count else { return }
+                var smallest = left
+                let right = left + 1
+                if right < items.count, items[right].order < items[left].order { smallest = right }
+                guard items[smallest].order < items[parent].order else { return }
+                items.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
     }
 }
 

@@ -137,6 +137,56 @@ public final class ErrorTracker: ObservableType, @unchecked Sendable {
     }
 }
 
+// MARK: - Tracking async work
+
+extension ErrorTracker {
+    /// Runs `work` and reports its outcome, like
+    /// ``ObservableType/trackError(_:resetTime:)`` does for a sequence: an
+    /// error thrown by `work` is pushed with `resetAfter` (see
+    /// ``update(with:resetAfter:)``) and **rethrown**; a result resets the
+    /// tracker to `nil` (the work succeeds again) and is returned.
+    ///
+    /// ```swift
+    /// let items = try await errors.track(resetAfter: .seconds(5)) { try await api.items() }
+    /// ```
+    ///
+    /// A `CancellationError` is not an error to show: it is rethrown without
+    /// being recorded. To record errors without rethrowing them, use
+    /// ``track(resetAfter:orElse:isolation:_:)``.
+    public func track<T>(
+        resetAfter: Duration? = nil, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async throws -> T {
+        do {
+            let result = try await work()
+            reset()
+            return result
+        } catch {
+            if !(error is CancellationError) { update(with: error, resetAfter: resetAfter) }
+            throw error
+        }
+    }
+
+    /// Runs `work` and reports its outcome like ``track(resetAfter:isolation:_:)``,
+    /// but **swallows** the error: when `work` throws, the error is recorded
+    /// and `fallback` is returned instead.
+    ///
+    /// ```swift
+    /// let items = await errors.track(resetAfter: .seconds(5), orElse: []) { try await api.items() }
+    /// ```
+    ///
+    /// A `CancellationError` is not recorded; the call returns `fallback`.
+    public func track<T>(
+        resetAfter: Duration? = nil, orElse fallback: @autoclosure () -> T,
+        isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async -> T {
+        do {
+            return try await track(resetAfter: resetAfter, isolation: isolation, work)
+        } catch {
+            return fallback()
+        }
+    }
+}
+
 extension ObservableType {
     /// Reports this sequence's errors to `tracker`.
     ///

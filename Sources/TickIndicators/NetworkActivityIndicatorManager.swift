@@ -400,6 +400,82 @@ extension NetworkActivityIndicatorManager {
     }
 }
 
+// MARK: - Tracking async work
+
+extension NetworkActivityIndicatorManager {
+    /// Counts one call of `work` as a request, from the moment it starts to
+    /// the moment it returns or throws, or the calling task is cancelled,
+    /// whichever comes first (the start and completion delays apply as to
+    /// any request).
+    ///
+    /// ```swift
+    /// let data = try await manager.track { try await api.download() }
+    /// ```
+    ///
+    /// Cancellation stops the request at that instant, even if `work` goes
+    /// on running (this call still waits for it and returns its result). A
+    /// call made from an already cancelled task is never counted. `work` runs
+    /// in the caller's isolation; the result and error are `work`'s.
+    public func track<T>(
+        isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async rethrows -> T {
+        let call = TrackedCall(manager: self, id: TrackedSubscriptionCounter.shared.make())
+        return try await withTaskCancellationHandler {
+            call.start()
+            defer { call.stop() }
+            return try await work()
+        } onCancel: {
+            call.stop()
+        }
+    }
+}
+
+/// One tracked async call: starts its request at most once, and stops it at
+/// most once, never before it started (a stop first means it never starts).
+private final class TrackedCall: Sendable {
+    private let manager: NetworkActivityIndicatorManager
+    private let id: TrackedSubscriptionID
+    /// (started, stopped); the manager is called under this lock, so a
+    /// cancellation cannot slip between "started" and the start request.
+    private let state = LockedValue((started: false, stopped: false))
+
+    init(manager: NetworkActivityIndicatorManager, id: TrackedSubscriptionID) {
+        self.manager = manager
+        self.id = id
+    }
+
+    func start() {
+        state.withLock { state in
+            guard !state.stopped, !state.started else { return }
+            state.started = true
+            manager.requestDidStart(requestID: AnyHashable(id))
+        }
+    }
+
+    func stop() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if state.started { manager.requestDidStop(requestID: AnyHashable(id)) }
+        }
+    }
+}
+
+/// A value guarded by a ``Lock``.
+final class LockedValue<Value>: @unchecked Sendable {
+    // Safe to share: `value` is only accessed under `lock`.
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 // MARK: - Tracking observables
 
 /// The id of one tracked subscription: distinct from every user id.

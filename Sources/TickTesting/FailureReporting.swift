@@ -28,15 +28,66 @@ public struct CallSite: Sendable {
 public enum TestFailureReporter {
     /// Records one failure with `message` at `site`.
     public static func fail(_ message: String, at site: CallSite) {
-        if Test.current != nil {
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(
-                    fileID: site.fileID, filePath: "\(site.filePath)", line: Int(site.line), column: Int(site.column)))
-        } else {
-            XCTFail(message, file: site.filePath, line: site.line)
-            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(message)\n".utf8))
+        fail(TestFailure(title: nil, message: message, site: site))
+    }
+
+    /// Records one failure: to the handler installed with
+    /// ``withHandler(_:operation:)`` if there is one; otherwise as a Swift
+    /// Testing issue titled with ``TestFailure/title`` (when a Swift Testing
+    /// test is running), as an `XCTFail` (when an XCTest test is running), or
+    /// on standard error (when neither is).
+    public static func fail(_ failure: TestFailure) {
+        if let handler = handler {
+            handler(failure)
+            return
         }
+        let site = failure.site
+        if Test.current != nil {
+            let location = SourceLocation(
+                fileID: site.fileID, filePath: "\(site.filePath)", line: Int(site.line), column: Int(site.column))
+            if let title = failure.title {
+                // Recorded as an error so the issue's title says what differs
+                // (a plain comment is titled "Issue recorded").
+                Issue.record(TitledFailure(title: title), Comment(rawValue: failure.message), sourceLocation: location)
+            } else {
+                Issue.record(Comment(rawValue: failure.message), sourceLocation: location)
+            }
+            return
+        }
+        switch XCTestTracker.shared.state {
+        case .running:
+            XCTFail(failure.message, file: site.filePath, line: site.line)
+        case .idle:
+            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(failure.message)\n".utf8))
+        case .unknown:
+            // The tracker started watching during this test: XCTFail is
+            // ignored when no XCTest test runs, so write it out as well.
+            XCTFail(failure.message, file: site.filePath, line: site.line)
+            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(failure.message)\n".utf8))
+        }
+    }
+
+    @TaskLocal static var handler: (@Sendable (TestFailure) -> Void)?
+
+    /// Runs `operation` with every failure TickTesting reports in it (marble
+    /// mismatches, unreadable diagrams, misuse of the test scheduler) passed
+    /// to `handler` instead of the test framework: for tools that drive Tick
+    /// outside a test runner, or tests of failure messages. The handler is
+    /// task-local: it applies to `operation` and the tasks it creates.
+    /// Misuse reports of the core library (``Misuse``) still go to the test
+    /// framework.
+    public static func withHandler<R>(
+        _ handler: @escaping @Sendable (TestFailure) -> Void, operation: () throws -> R
+    ) rethrows -> R {
+        try $handler.withValue(handler, operation: operation)
+    }
+
+    /// Runs `body` when the XCTest test running now ends (in its teardown),
+    /// so it can still fail that test; does nothing when no XCTest test is
+    /// known to be running.
+    static func atEndOfCurrentXCTest(_ body: @escaping @Sendable () -> Void) {
+        guard Test.current == nil, handler == nil, let testCase = XCTestTracker.shared.current else { return }
+        testCase.addTeardownBlock(body)
     }
 
     /// Records one failure for a misuse report from the core library.
@@ -47,13 +98,15 @@ public enum TestFailureReporter {
                 sourceLocation: SourceLocation(
                     fileID: report.fileID, filePath: report.filePath, line: report.line, column: report.column))
         } else {
-            XCTFail("Tick misuse at \(report.fileID):\(report.line): \(report.message)")
-            FileHandle.standardError.write(Data((report.description + "\n").utf8))
+            let state = XCTestTracker.shared.state
+            if state != .idle { XCTFail("Tick misuse at \(report.fileID):\(report.line): \(report.message)") }
+            if state != .running { FileHandle.standardError.write(Data((report.description + "\n").utf8)) }
         }
     }
 
     private static let installOnce: Void = {
         Misuse.setHandler { report in TestFailureReporter.fail(report) }
+        XCTestObservationCenter.shared.addTestObserver(XCTestTracker.shared)
     }()
 
     /// Makes misuse reports from the core library (``Misuse``) test failures.
@@ -61,5 +114,67 @@ public enum TestFailureReporter {
     /// use only real schedulers.
     public static func reportMisuseAsTestFailures() {
         _ = installOnce
+    }
+}
+
+/// One test failure as Tick reports it: a short title that says what went
+/// wrong, the full message, and where.
+public struct TestFailure: Sendable, CustomStringConvertible {
+    /// A one-line summary, e.g. `marble mismatch at frame 1099`; `nil` for
+    /// failures whose message is its own summary.
+    public let title: String?
+    /// The full message (for a marble mismatch, the aligned diff).
+    public let message: String
+    /// Where the failing assertion was written.
+    public let site: CallSite
+
+    /// A failure with `title`, `message` and `site`.
+    public init(title: String?, message: String, site: CallSite) {
+        self.title = title
+        self.message = message
+        self.site = site
+    }
+
+    /// `file:line: message`.
+    public var description: String { "\(site.fileID):\(site.line): \(message)" }
+}
+
+/// The error a titled failure is recorded with in Swift Testing, whose
+/// description becomes the issue's title.
+struct TitledFailure: Error, CustomStringConvertible {
+    let title: String
+    var description: String { title }
+}
+
+/// Knows whether an XCTest test is running, and which, by observing XCTest.
+/// It starts observing when the first ``TestScheduler`` is made, so the test
+/// running then is not known (``State/unknown``).
+final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared = XCTestTracker()
+
+    enum State {
+        case unknown, running, idle
+    }
+
+    // `lock` guards both properties.
+    private let lock = Lock()
+    private var started = false
+    private var testCase: XCTestCase?
+
+    var state: State {
+        lock.withLock { started ? (testCase == nil ? .idle : .running) : .unknown }
+    }
+
+    var current: XCTestCase? { lock.withLock { testCase } }
+
+    func testCaseWillStart(_ testCase: XCTestCase) {
+        lock.withLock {
+            started = true
+            self.testCase = testCase
+        }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        lock.withLock { self.testCase = nil }
     }
 }

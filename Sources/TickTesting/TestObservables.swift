@@ -55,11 +55,32 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.scheduler = scheduler
         self.recordedEvents = events
+        scheduleEvents()
+    }
+
+    /// A hot observable of the marble API: its events are scheduled when the
+    /// scheduler next starts running (`flush`, `run`, `advance`), after
+    /// everything scheduled before then, as RxJS sets up hot observables at
+    /// flush. So within one frame an `expect` subscription (or its `!`) made
+    /// before the flush comes before this observable's event.
+    init(deferredOn scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
+        self.scheduler = scheduler
+        self.recordedEvents = events
+        // Weakly: a scheduler dropped before it ran must not be kept alive by
+        // its own pending setups.
+        if !scheduler.marbleExpectations.deferUntilRun(scheduler: scheduler, { [weak self] in self?.scheduleEvents() }) {
+            scheduleEvents()
+        }
+    }
+
+    @usableFromInline
+    func scheduleEvents() {
+        let scheduler = self.scheduler
         let now = scheduler.clock
         // An event whose time has already passed has happened: it is kept in
         // `recordedEvents` but never emitted (a marble diagram's events
         // before its `^` are such events).
-        for recorded in events where recorded.time >= now {
+        for recorded in recordedEvents where recorded.time >= now {
             let event = recorded.value
             // The scheduler's queue keeps the observable alive until its last
             // event, whether or not the test holds on to it (as in RxTest).

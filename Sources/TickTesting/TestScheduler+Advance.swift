@@ -73,6 +73,8 @@ extension TestScheduler {
     }
 
     func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
+        // Hot observables of the marble API start now (see HotObservable(deferredOn:)).
+        marbleExpectations.runSetups()
         lock.lock()
         if state.isAdvancing {
             let sameThread = state.advancingThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true

@@ -73,6 +73,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     let handle = CancellationHandle()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     let marbleExpectations = MarbleExpectationStore()
+    /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
+    let asyncDriver = AsyncDriver()
 
     /// The default ``stepBudget``.
     public static let defaultStepBudget = 100_000
@@ -117,6 +119,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
         self.state.current = instant(for: initialClock).offset
         self.handle.scheduler = self
+        self.asyncDriver.attach(to: self)
     }
 
     deinit {

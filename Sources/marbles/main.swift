@@ -3,7 +3,13 @@
 import Foundation
 import TickTesting
 
-let result = MarblesCLI.run(Array(CommandLine.arguments.dropFirst()))
+// Swift decodes arguments with repair (invalid UTF-8 becomes U+FFFD); check
+// the bytes the OS passed first.
+let rawArguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+    guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+    return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+}
+let result = MarblesCLI.checkEncoding(ofRawArguments: rawArguments) ?? MarblesCLI.run(Array(CommandLine.arguments.dropFirst()))
 if !result.standardOutput.isEmpty {
     FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
 }

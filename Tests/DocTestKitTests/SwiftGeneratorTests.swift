@@ -17,13 +17,23 @@ import Testing
 
     @Test func onePageIsOneTestFunctionWithTheBlocksInOrder() throws {
         let source = try generate("```swift\nlet a = 1\n```\n\n```swift\nprint(a + 1)\n```\n")
-        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\n@Test(\"Docs/Page.md\", .checksResourceLeaks)\nfunc Docs_Page_md() async throws {\n#sourceLocation()\n    try await _docPage_Docs_Page_md()\n}"))
-        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\nfunc _docPage_Docs_Page_md() async throws {"))
+        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\n@Test(\"Docs/Page.md\", .checksResourceLeaks)\nfunc Docs_Page_md() async throws {\n#sourceLocation()\n    try _docPage_Docs_Page_md()\n}"))
+        #expect(source.contains("#sourceLocation(file: \"Docs/Page.md\", line: 1)\nfunc _docPage_Docs_Page_md() throws {"))
         let body = lines(source)
         let first = try #require(body.firstIndex(of: "let a = 1"))
         let second = try #require(body.firstIndex(of: "print(a + 1)"))
         #expect(first < second)
         #expect(source.components(separatedBy: "@Test(").count == 2)
+    }
+
+    @Test func aPageIsAnAsyncTestOnlyIfARunBlockAwaits() throws {
+        #expect(try generate("```swift\nlet a = 1\n```\n").contains("func _docPage_Docs_Page_md() throws {"))
+        #expect(try generate("```swift\nlet a = 1\n```\n```swift\nawait f()\n```\n").contains("func _docPage_Docs_Page_md() async throws {"))
+        #expect(try generate("```swift\nawait f()\n```\n").contains("    try await _docPage_Docs_Page_md()\n"))
+        #expect(try generate("```swift\nasync let a = f()\n```\n").contains("func _docPage_Docs_Page_md() async throws {"))
+        // A no-run block is compiled in an async closure of its own.
+        #expect(try generate("```swift no-run\n// Not run: waits.\nawait f()\n```\n").contains("func _docPage_Docs_Page_md() throws {"))
+        #expect(try generate("```swift\nlet awaited = 1\n```\n").contains("func _docPage_Docs_Page_md() throws {"))
     }
 
     @Test func everyBlockPointsAtItsPageLine() throws {
@@ -50,7 +60,7 @@ import Testing
     @Test func printIsCapturedByAFunctionLocalToThePageTest() throws {
         let source = try generate("```swift\nprint(1)\n```\n")
         #expect(source.contains(
-            "func _docPage_Docs_Page_md() async throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
+            "func _docPage_Docs_Page_md() throws {\n#sourceLocation()\n    @Sendable func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\") {\n        _docOutput_Docs_Page_md.write(items, separator: separator, terminator: terminator)\n    }"))
         #expect(source.contains("private let _docOutput_Docs_Page_md = DocTestOutput()"))
         #expect(!source.contains("FileHandle") && !source.contains("stdout"))
     }
@@ -62,7 +72,7 @@ import Testing
         let tests = SwiftGenerator.generateTests(jobs)
         #expect(tests.components(separatedBy: "@Test(").count == 3)
         #expect(tests.contains("func Docs_A_md() async throws {") && tests.contains("func Docs_B_md() async throws {"))
-        #expect(tests.contains("try await _docPage_Docs_A_md()") && tests.contains("try await _docPage_Docs_B_md()"))
+        #expect(tests.contains("try _docPage_Docs_A_md()") && tests.contains("try _docPage_Docs_B_md()"))
         #expect(lines(tests).filter { $0.hasPrefix("import ") } == ["import Testing"])
         #expect(tests.contains("// 2 block(s) run, 0 compile-only, 0 skipped (show-only)."))
         let pageA = SwiftGenerator.generatePage(jobs[0])
@@ -99,7 +109,7 @@ import Testing
             ```
             """)
         let body = lines(source)
-        let function = try #require(body.firstIndex(of: "func _docPage_Docs_Page_md() async throws {"))
+        let function = try #require(body.firstIndex(of: "func _docPage_Docs_Page_md() throws {"))
         let point = try #require(body.firstIndex(of: "struct Point { var x: Int }"))
         #expect(function < point)
         #expect(body.last(where: { !$0.isEmpty }) == "}")

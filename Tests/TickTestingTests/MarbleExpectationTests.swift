@@ -24,9 +24,10 @@ import TickTesting
         let scheduler = TestScheduler()
         let source = scheduler.hot("-a-^-b-c-|")
         #expect(source.recordedEvents == [.next(-2, "a"), .next(2, "b"), .next(4, "c"), .completed(6)])
-        // c at frame 4 was scheduled before the unsubscription at 4, so it is seen.
-        scheduler.expect(source, subscription: "^---!").toBe("--b-c")
-        scheduler.expect(source, subscription: "--^").toBe("----c-|")
+        // RxJS order: the unsubscription at 4 comes before c at 4, and the
+        // subscription at 2 before b at 2.
+        scheduler.expect(source, subscription: "^---!").toBe("--b")
+        scheduler.expect(source, subscription: "--^").toBe("--b-c-|")
         scheduler.expectSubscriptions(source.subscriptions).toBe("^---!", "--^---!")
         scheduler.flush()
     }

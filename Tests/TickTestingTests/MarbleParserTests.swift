@@ -140,7 +140,6 @@ private struct At: Equatable {
     @Test func timeOfDiagram() throws {
         #expect(try Marbles.time("---|") == .milliseconds(3))
         #expect(try Marbles.time("12ms ---|") == .milliseconds(15))
-        #expect(try Marbles.time("a-b|") == .milliseconds(3))
         #expect(try Marbles.time("--|", frame: .milliseconds(10)) == .milliseconds(20))
         #expect(try Marbles.time("1.5ms |---") == .microseconds(1500))
     }
@@ -283,9 +282,42 @@ private struct At: Equatable {
     }
 
     @Test func caretAtEndForUnclosedTime() throws {
-        let error = try #require(caught { () throws(MarbleError) in _ = try Marbles.time("ab") })
+        let error = try #require(caught { () throws(MarbleError) in _ = try Marbles.time("--") })
         let lines = error.description.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[1] == "  ab")
+        #expect(lines[1] == "  --")
         #expect(lines[2] == "    ^")
+    }
+
+    @Test func timeRejectsMarkersAsRxJS9Does() throws {
+        let error = try #require(caught { () throws(MarbleError) in _ = try Marbles.time("--a|") })
+        #expect(error.kind == .markerInTimeDiagram("a"))
+        #expect(error.position == 2)
+        #expect(error.description.contains("  --a|\n    ^"))
+        #expect(caught { () throws(MarbleError) in _ = try Marbles.time("-#|") }?.kind == .markerInTimeDiagram("#"))
+        // Groups, whitespace and durations are still fine.
+        #expect(try Marbles.time(" 5ms (|)") == .milliseconds(5))
+    }
+
+    @Test func aSpaceBeforeTheUnitGetsAHint() throws {
+        let error = try #require(
+            caught { () throws(MarbleError) in _ = try Marbles.parse("a 299 ms b", values: ["a": 1, "b": 2]) as [Recorded<Event<Int>>] })
+        #expect(error.kind == .missingValue("2"))
+        #expect(error.fix == "did you mean `299ms`? A duration is written without a space before its unit")
+        let noMap = try #require(
+            caught { () throws(MarbleError) in _ = try Marbles.parse("1.5 s |") as [Recorded<Event<Int>>] })
+        #expect(noMap.fix.hasPrefix("did you mean `1.5s`?"))
+        // A number followed by something that is not a unit gets the usual fix.
+        let plain = try #require(
+            caught { () throws(MarbleError) in _ = try Marbles.parse("299 x", values: ["x": 1]) as [Recorded<Event<Int>>] })
+        #expect(plain.fix.hasPrefix("add \"2\" to the values map"))
+    }
+
+    @Test func replacementCharacterIsReported() throws {
+        // What invalid UTF-8 becomes when decoded with repair.
+        let text = String(decoding: [0x2D, 0x61, 0xFF, 0x7C] as [UInt8], as: UTF8.self)
+        let error = try #require(caught { () throws(MarbleError) in _ = try Marbles.parse(text) as [Recorded<Event<String>>] })
+        #expect(error.kind == .replacementCharacter)
+        #expect(error.position == 2)
+        #expect(error.summary.contains("not valid text"))
     }
 }

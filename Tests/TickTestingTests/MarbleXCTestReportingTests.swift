@@ -33,6 +33,37 @@ final class MarbleXCTestReportingTests: XCTestCase {
     }
     #endif
 
+    override class func setUp() {
+        super.setUp()
+        // Tick starts watching XCTest when the first TestScheduler is made;
+        // making one here means every test of this class is known to it.
+        _ = TestScheduler()
+    }
+
+    private var expectedAtTeardown: (line: Int, message: String)?
+
+    override func tearDown() {
+        // Teardown blocks (where unchecked expectations are reported) run
+        // before tearDown().
+        if let expected = expectedAtTeardown {
+            capturing = false
+            XCTAssertEqual(captured.map(\.line), [expected.line])
+            XCTAssertEqual(captured.first?.file, "\(#filePath)")
+            XCTAssertTrue(captured.first?.message.contains(expected.message) ?? false, "\(captured)")
+        }
+        super.tearDown()
+    }
+
+    func testForgottenFlushFailsAtTheExpectLine() {
+        let scheduler = TestScheduler()
+        let line = #line + 1
+        scheduler.expect(scheduler.cold("-a|")).toBe("-b|")
+        capturing = true
+        expectedAtTeardown = (
+            line, "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
+        )
+    }
+
     /// Runs `body` in its own resource scope and fails if any Tick resource it
     /// created is still alive afterwards (the XCTest counterpart of the
     /// `.checksResourceLeaks` trait).

@@ -5,6 +5,11 @@ import TickTesting
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Counts elements by their `class` attribute while checking the XML is well formed.
 private final class SVGInspector: NSObject, XMLParserDelegate {
@@ -154,5 +159,167 @@ private final class SVGInspector: NSObject, XMLParserDelegate {
         let unwritable = MarblesCLI.run(["render", "a", "--output", "/nonexistent-dir/x.svg"])
         #expect(unwritable.exitCode == 2)
         #expect(unwritable.standardOutput == "")
+    }
+
+    // MARK: Options, input from files and standard input (issue 13; issue 16, items 7 and 11)
+
+    @Test func anOptionLikeExtraArgumentIsAnUnknownOption() {
+        let result = MarblesCLI.run(["explain", "-x", "a"])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.hasPrefix("marbles explain: unknown option -x"))
+        let long = MarblesCLI.run(["diff", "--frames", "a|", "a|"])
+        #expect(long.standardError.hasPrefix("marbles diff: unknown option --frames"))
+        // A lone diagram that happens to look like an option is still a diagram.
+        #expect(MarblesCLI.run(["explain", "-a"]).standardOutput == "frame 1 (1ms): next(a)\n")
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("marbles-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func diagramsFromStandardInputAndFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fromInput = MarblesCLI.run(["explain", "-"], standardInput: { Array("--a|\n".utf8) })
+        #expect(fromInput.standardOutput == "frame 2 (2ms): next(a)\nframe 3 (3ms): completed\n")
+        // Larger than one argument may be (128 KiB): 200,001 characters.
+        let long = String(repeating: "-", count: 200_000) + "|"
+        let file = directory.appendingPathComponent("long.txt")
+        try long.write(to: file, atomically: true, encoding: .utf8)
+        let fromFile = MarblesCLI.run(["explain", "--file", file.path])
+        #expect(fromFile.standardOutput == "frame 200000 (200000ms): completed\n")
+        let mixed = MarblesCLI.run(["diff", "-f", file.path, "-"], standardInput: { Array(long.utf8) })
+        #expect(mixed.exitCode == 0)
+        let missing = MarblesCLI.run(["explain", "--file", directory.appendingPathComponent("nope").path])
+        #expect(missing.exitCode == 2)
+        #expect(missing.standardError.contains("cannot read"))
+    }
+
+    @Test func invalidUTF8IsReportedNotReplaced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes: [UInt8] = [0x2D, 0x61, 0xC3, 0x28, 0x7C]
+        let fromInput = MarblesCLI.run(["explain", "-"], standardInput: { bytes })
+        #expect(fromInput.exitCode == 2)
+        #expect(fromInput.standardOutput == "")
+        #expect(fromInput.standardError == "marbles explain: standard input is not valid UTF-8 (byte 3 of 5); a diagram must be UTF-8 text\n")
+        let file = directory.appendingPathComponent("bad.txt")
+        try Data(bytes).write(to: file)
+        #expect(MarblesCLI.run(["render", "--file", file.path]).exitCode == 2)
+        let arguments = MarblesCLI.checkEncoding(ofRawArguments: [Array("explain".utf8), bytes])
+        #expect(arguments?.exitCode == 2)
+        #expect(arguments?.standardError.contains("argument 2 is not valid UTF-8 (byte 3 of 5)") == true)
+        #expect(MarblesCLI.checkEncoding(ofRawArguments: [Array("explain".utf8), Array("🙂|".utf8)]) == nil)
+    }
+
+    // MARK: render -o never clobbers what is not a regular file (issue 16, item 6)
+
+    @Test func renderReplacesARegularFileKeepingItsPermissions() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.svg").path
+        try "old".write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let result = MarblesCLI.run(["render", "-a|", "-o", path])
+        #expect(result.exitCode == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == MarblesCLI.run(["render", "-a|"]).standardOutput)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // No temporary file is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.svg"])
+    }
+
+    @Test func renderToDashWritesStandardOutput() {
+        let result = MarblesCLI.run(["render", "-a|", "-o", "-"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == MarblesCLI.run(["render", "-a|"]).standardOutput)
+    }
+
+    @Test func renderRefusesSymlinksFIFOsDirectoriesAndReadOnlyFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("target.txt").path
+        try "keep".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = directory.appendingPathComponent("link.svg").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let fifo = directory.appendingPathComponent("fifo.svg").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let readOnly = directory.appendingPathComponent("readonly.svg").path
+        try "keep".write(toFile: readOnly, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
+        let cases: [(path: String, reason: String)] = [
+            (link, "it is a symbolic link"), (fifo, "it is a FIFO"), (directory.path, "it is a directory"),
+            (readOnly, "it is read-only"),
+        ]
+        for (path, reason) in cases {
+            let result = MarblesCLI.run(["render", "-a|", "--output", path])
+            #expect(result.exitCode == 2, "\(path)")
+            #expect(result.standardOutput == "")
+            #expect(result.standardError.hasPrefix("marbles render: refusing to write \(path): \(reason)"), "\(result.standardError)")
+        }
+        // Nothing was replaced.
+        let linkType = try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType
+        #expect(linkType == .typeSymbolicLink)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+        #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "keep")
+        let readOnlyMode = try FileManager.default.attributesOfItem(atPath: readOnly)[.posixPermissions] as? Int
+        #expect(readOnlyMode == 0o444)
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    #if os(Linux)
+    @Test(.enabled(if: getuid() == 0, "creating a device node needs root"))
+    func renderRefusesADeviceNodeInATemporaryFolder() throws {
+        // A character device (the null device's numbers, 1:3) made in a
+        // temporary folder: refused by lstat, never opened.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = directory.appendingPathComponent("device.svg").path
+        // A container without the mknod capability cannot make one: nothing to test there.
+        guard mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else { return }
+        let result = MarblesCLI.run(["render", "-a|", "-o", device])
+        #expect(result.exitCode == 2)
+        #expect(result.standardError.hasPrefix("marbles render: refusing to write \(device): it is a device"))
+        var info = stat()
+        #expect(lstat(device, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    }
+    #endif
+
+    // MARK: SVG time is proportional within a drawing (issue 13)
+
+    /// The x position of each event, by its time.
+    private func eventPositions(_ svg: String) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        for line in svg.split(separator: "\n") where line.contains("class=\"event next\"") {
+            guard let time = line.firstMatch(of: /data-time="([^"]+)"/)?.1,
+                let x = line.firstMatch(of: /cx="(-?[0-9]+)"/)?.1
+            else { continue }
+            positions[String(time)] = Int(x)
+        }
+        return positions
+    }
+
+    @Test func svgGapsAreProportionalToTime() throws {
+        let svg = try Marbles.svg(["a 99ms b 699ms c"])
+        let x = eventPositions(svg)
+        let (a, b, c) = (try #require(x["0ms"]), try #require(x["100ms"]), try #require(x["800ms"]))
+        // 100 ms and 700 ms gaps: one seventh of the width, within rounding.
+        #expect(abs((c - b) - 7 * (b - a)) <= 3, "\(a) \(b) \(c)")
+        #expect(b - a >= 28)
+        #expect(!svg.contains("class=\"break\""))
+    }
+
+    @Test func svgCompressesOnlyVeryLongGapsAndLabelsThem() throws {
+        let svg = try Marbles.svg(["a-b 10m c"])
+        let x = eventPositions(svg)
+        let (a, b, c) = (try #require(x["0ms"]), try #require(x["2ms"]), try #require(x["600003ms"]))
+        #expect(b - a >= 28)
+        // Ten minutes are not drawn at the scale of 2 ms: a break, labelled.
+        #expect(c - b < 200)
+        #expect(svg.contains("class=\"break\""))
+        #expect(svg.contains(">≈ 600001ms</text>"))
     }
 }

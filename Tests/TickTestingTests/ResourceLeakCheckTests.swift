@@ -40,7 +40,7 @@ import TickTesting
             issue.description.contains("1 Tick resource(s)")
         }
         let scheduler = try #require(kept.withLock { $0 })
-        scheduler.run()
+        await scheduler.run()
         #expect(scheduler.pendingCount == 0)
     }
 

@@ -14,6 +14,16 @@ public struct MarbleDiff: Sendable, CustomStringConvertible {
     /// The aligned diagrams, the caret and the list of differing events; or
     /// "no differences" and the diagram when they are equal.
     public let description: String
+    /// A one-line summary for a failure's title: `marble mismatch at frame 5`.
+    public var title: String { firstDifference.map { "marble mismatch at \($0)" } ?? "marble mismatch" }
+    /// Where the timelines first differ, e.g. `frame 5`; nil when equal.
+    let firstDifference: String?
+
+    init(isEqual: Bool, description: String, firstDifference: String? = nil) {
+        self.isEqual = isEqual
+        self.description = description
+        self.firstDifference = firstDifference
+    }
 }
 
 extension Marbles {
@@ -34,7 +44,7 @@ extension Marbles {
         values: [Character: Element] = [:], frame: Duration = .milliseconds(1)
     ) -> MarbleDiff {
         let frameAttos = frame > .zero ? frame.totalAttoseconds : MarbleDuration.attosPerMillisecond
-        let allElements = (expected + actual).compactMap(\.value.element)
+        let allElements = (expected + actual).compactMap { $0.value.element }
         var table = MarkerTable(elements: allElements, preferred: values)
         var left = layout(expected, table: table, frame: frame)
         var right = layout(actual, table: table, frame: frame)
@@ -62,18 +72,75 @@ extension Marbles {
         } else {
             column = firstDifferentColumn(left.diagram, right.diagram)
         }
-        var lines = [
-            "expected: \(left.diagram)",
-            "actual:   \(right.diagram)",
-            String(repeating: " ", count: 10 + column) + "^ first difference at \(describe(first.time, frame: frameAttos))",
-        ]
+        var lines: [String]
+        if max(left.diagram.count, right.diagram.count) <= longestDiffLine {
+            lines = [
+                "expected: \(left.diagram)",
+                "actual:   \(right.diagram)",
+                String(repeating: " ", count: 10 + column) + "^ first difference at \(describe(first.time, frame: frameAttos))",
+            ]
+        } else {
+            lines = window(left, right, column: column, firstTime: first.time, frame: frameAttos)
+        }
         if let legend = table.legend(for: allElements) { lines.append("values: \(legend)") }
         lines.append(sameText ? "the diagrams look the same, but these events differ:" : "differences:")
-        for difference in differences {
+        for difference in differences.prefix(longestDifferenceList) {
             lines.append(
                 "  \(describe(difference.time, frame: frameAttos)): expected \(difference.expected), actual \(difference.actual)")
         }
-        return MarbleDiff(isEqual: false, description: lines.joined(separator: "\n"))
+        if differences.count > longestDifferenceList {
+            lines.append("  … and \(differences.count - longestDifferenceList) more frames that differ")
+        }
+        let firstFrame = describe(first.time, frame: frameAttos)
+        return MarbleDiff(
+            isEqual: false, description: lines.joined(separator: "\n"),
+            firstDifference: String(firstFrame.prefix { $0 != "(" }.dropLast()))
+    }
+
+    /// Diagrams longer than this many characters are shown as a window
+    /// around the first difference.
+    static let longestDiffLine = 120
+    /// At most this many differing frames are listed.
+    static let longestDifferenceList = 20
+
+    /// The region of both diagrams around the first difference (at display
+    /// column `column`), with the frame where the window starts, so a long
+    /// timeline stays readable.
+    private static func window<Element>(
+        _ left: PrintedMarbles<Element>, _ right: PrintedMarbles<Element>, column: Int, firstTime: Int128, frame: Int128
+    ) -> [String] {
+        let before = 40
+        let after = 60
+        let start = max(0, column - before)
+        // The last event group at or before the window's start gives its time.
+        let anchor = (left.columns + right.columns).filter { $0.column <= start }.max { $0.column < $1.column }
+        func cut(_ text: String) -> String {
+            var result = start > 0 ? "…" : ""
+            var position = 0
+            for character in text {
+                let width = MarbleText.width(of: character)
+                defer { position += width }
+                if position < start { continue }
+                if position >= column + after {
+                    result += "…"
+                    break
+                }
+                result.append(character)
+            }
+            return result
+        }
+        let prefix = start > 0 ? 1 : 0
+        var lines = [
+            "expected: \(cut(left.diagram))",
+            "actual:   \(cut(right.diagram))",
+            String(repeating: " ", count: 10 + prefix + column - start) + "^ first difference at \(describe(firstTime, frame: frame))",
+        ]
+        if start > 0 {
+            let anchorText = anchor.map { "; the event group at its column \($0.column - start + prefix) is at \(describe($0.time, frame: frame))" } ?? ""
+            lines.append(
+                "(a window of the diagrams: from display column \(start)\(anchorText); \(left.diagram.count) and \(right.diagram.count) characters in all)")
+        }
+        return lines
     }
 
     private static func legendLine<Element: Equatable>(_ table: MarkerTable<Element>, _ elements: [Element]) -> String {
@@ -125,25 +192,37 @@ extension Marbles {
     }
 
     /// Per time (in order), the events each side has when they differ.
+    /// Linear after sorting each side by time (stable; recordings are
+    /// usually sorted already).
     static func eventDifferences<Element: Equatable>(
         _ expected: [Recorded<Event<Element>>], _ actual: [Recorded<Event<Element>>], frame: Int128
     ) -> [EventDifference] {
-        func grouped(_ events: [Recorded<Event<Element>>]) -> [Int128: [Event<Element>]] {
-            var result: [Int128: [Event<Element>]] = [:]
-            for event in events { result[event.time.attoseconds(frame: frame), default: []].append(event.value) }
-            return result
+        func timed(_ events: [Recorded<Event<Element>>]) -> [(time: Int128, event: Event<Element>)] {
+            var list = events.map { ($0.time.attoseconds(frame: frame), $0.value) }
+            if !zip(list, list.dropFirst()).allSatisfy({ $0.0 <= $1.0 }) {
+                list = list.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+            }
+            return list
         }
-        let left = grouped(expected)
-        let right = grouped(actual)
-        let times = Set(left.keys).union(right.keys).sorted()
-        func text(_ events: [Event<Element>]?) -> String {
-            guard let events, !events.isEmpty else { return "nothing" }
-            return events.map(\.description).joined(separator: ", ")
+        let left = timed(expected)
+        let right = timed(actual)
+        func text(_ events: ArraySlice<(time: Int128, event: Event<Element>)>) -> String {
+            events.isEmpty ? "nothing" : events.map(\.event.description).joined(separator: ", ")
         }
-        return times.compactMap { time in
-            let (l, r) = (left[time] ?? [], right[time] ?? [])
-            return l == r ? nil : EventDifference(time: time, expected: text(l), actual: text(r))
+        var differences: [EventDifference] = []
+        var (i, j) = (0, 0)
+        while i < left.count || j < right.count {
+            let time = min(i < left.count ? left[i].time : .max, j < right.count ? right[j].time : .max)
+            var (iEnd, jEnd) = (i, j)
+            while iEnd < left.count, left[iEnd].time == time { iEnd += 1 }
+            while jEnd < right.count, right[jEnd].time == time { jEnd += 1 }
+            let (l, r) = (left[i..<iEnd], right[j..<jEnd])
+            if !l.elementsEqual(r, by: { $0.event == $1.event }) {
+                differences.append(EventDifference(time: time, expected: text(l), actual: text(r)))
+            }
+            (i, j) = (iEnd, jEnd)
         }
+        return differences
     }
 
     /// `frame 5 (5ms)`, `frame 10+0.2ms (10.2ms)`.

@@ -55,6 +55,13 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
         case timeNeedsOneCompletion(count: Int)
         /// The frame duration is zero or negative.
         case invalidFrame
+        /// A value marker or `#` in a `time(_:)` diagram, which may hold only
+        /// `-`, whitespace, durations and one `|` (as in RxJS 9).
+        case markerInTimeDiagram(Character)
+        /// U+FFFD, the replacement character: the diagram came from text that
+        /// was not valid UTF-8 (or the character was typed on purpose; it is
+        /// not accepted as a marker so that broken input cannot pass as one).
+        case replacementCharacter
     }
 
     /// What is wrong.
@@ -98,11 +105,15 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
                 ? "time(_:) needs a \"|\" to mark the end of the time span"
                 : "time(_:) needs exactly one \"|\", found \(count)"
         case .invalidFrame: return "the frame duration must be positive"
+        case .markerInTimeDiagram(let marker): return "\"\(marker)\" in a time diagram"
+        case .replacementCharacter:
+            return "\"\u{FFFD}\" (U+FFFD): the diagram is not valid text, probably bytes that are not UTF-8"
         }
     }
 
     /// One line: what to do about it.
     public var fix: String {
+        if let hint = durationHint { return hint }
         switch kind {
         case .nestedGroup: return "close the first group before opening the next one, e.g. \"(ab)(cd)\""
         case .unopenedGroup: return "remove the \")\" or open the group with \"(\" before it"
@@ -126,7 +137,37 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
         case .timeOutOfRange: return "keep diagram times within ±10¹⁵ seconds and within Int.max frames"
         case .timeNeedsOneCompletion: return "mark the end of the time span with exactly one \"|\", e.g. time(\"---|\")"
         case .invalidFrame: return "use a positive frame duration, e.g. 1ms"
+        case .markerInTimeDiagram:
+            return "a time diagram holds only \"-\", whitespace, durations and one \"|\", e.g. time(\"---|\")"
+        case .replacementCharacter: return "pass the diagram as valid UTF-8 text"
         }
+    }
+
+    /// "did you mean `299ms`?" when the offending marker is a number that a
+    /// space separates from a unit (`299 ms`).
+    private var durationHint: String? {
+        switch kind {
+        case .missingValue, .markerNeedsValue, .markerInTimeDiagram: break
+        default: return nil
+        }
+        let characters = Array(diagram)
+        guard position >= 0, position < characters.count else { return nil }
+        var start = position
+        while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+        var end = position
+        while end < characters.count, !characters[end].isWhitespace { end += 1 }
+        let number = characters[start..<end]
+        guard number.contains(where: { $0.isASCII && $0.isNumber }),
+            number.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "." })
+        else { return nil }
+        var unitStart = end
+        while unitStart < characters.count, characters[unitStart].isWhitespace { unitStart += 1 }
+        guard unitStart > end else { return nil }
+        var unitEnd = unitStart
+        while unitEnd < characters.count, !characters[unitEnd].isWhitespace { unitEnd += 1 }
+        let unit = String(characters[unitStart..<unitEnd])
+        guard ["ms", "s", "m"].contains(unit) else { return nil }
+        return "did you mean `\(String(number))\(unit)`? A duration is written without a space before its unit"
     }
 
     /// The full message: what is wrong, the diagram with a caret under the
@@ -153,8 +194,25 @@ enum MarbleText {
         characters.reduce(0) { $0 + width(of: $1) }
     }
 
+    /// `Array(text)`, faster for ASCII text (no grapheme breaking needed,
+    /// except for "\r\n", which is one `Character`).
+    static func characters(of text: String) -> [Character] {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return Array(text) }
+        return utf8.map { Character(Unicode.Scalar($0)) }
+    }
+
+    /// `Character.isWhitespace`, with a fast path for ASCII (diagrams are
+    /// mostly ASCII, and the Unicode property lookup dominates long scans).
+    @inline(__always)
+    static func isSpace(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii == 0x20 || (0x09...0x0D).contains(ascii) }
+        return character.isWhitespace
+    }
+
     /// The columns a terminal uses for one character.
     static func width(of character: Character) -> Int {
+        if character.asciiValue != nil { return 1 }
         guard let scalar = character.unicodeScalars.first else { return 1 }
         if scalar.properties.isEmojiPresentation { return 2 }
         if character.unicodeScalars.contains("\u{FE0F}") { return 2 }

@@ -28,14 +28,46 @@ public struct PrintedMarbles<Element>: CustomStringConvertible {
     }
 }
 
+/// Finds elements in constant time when they are `Hashable` (through
+/// `AnyHashable`), by a linear search otherwise.
+struct ElementIndex<Element: Equatable> {
+    // Typed tables for the common element types (the casts below cost
+    // nothing once the code is specialized), `AnyHashable` for the rest.
+    private var strings: [String: Int] = [:]
+    private var integers: [Int: Int] = [:]
+    private var hashed: [AnyHashable: Int] = [:]
+    private var unhashed: [(element: Element, index: Int)] = []
+
+    func find(_ element: Element) -> Int? {
+        if let string = element as? String { return strings[string] }
+        if let integer = element as? Int { return integers[integer] }
+        if let key = element as? AnyHashable { return hashed[key] }
+        return unhashed.first { $0.element == element }?.index
+    }
+
+    mutating func insert(_ element: Element, _ index: Int) {
+        if let string = element as? String {
+            strings[string] = index
+        } else if let integer = element as? Int {
+            integers[integer] = index
+        } else if let key = element as? AnyHashable {
+            hashed[key] = index
+        } else {
+            unhashed.append((element, index))
+        }
+    }
+}
+
 /// Assigns one marker character to each distinct element.
 ///
 /// When every element's text is one character that is not special in the
 /// language, that character is its marker ("direct"); otherwise elements
 /// get letters `a`, `b`, … in order of first appearance, listed in a legend.
+/// Lookups are constant time for `Hashable` elements, so printing is linear.
 struct MarkerTable<Element: Equatable> {
     private(set) var entries: [(element: Element, marker: Character)] = []
     private(set) var isDirect = true
+    private var index = ElementIndex<Element>()
 
     static func isSpecial(_ character: Character) -> Bool {
         character.isWhitespace || "-|#()^!".contains(character)
@@ -46,7 +78,10 @@ struct MarkerTable<Element: Equatable> {
     ///   gets a letter marker and these elements keep their markers.
     init(elements: [Element], forceLegend: Bool = false, preferred: [Character: Element] = [:]) {
         var distinct: [Element] = []
-        for element in elements where !distinct.contains(element) { distinct.append(element) }
+        for element in elements where index.find(element) == nil {
+            index.insert(element, distinct.count)
+            distinct.append(element)
+        }
         if !preferred.isEmpty {
             let known = preferred.filter { !Self.isSpecial($0.key) }.sorted { $0.key < $1.key }
             var generator = LegendMarkers()
@@ -64,10 +99,11 @@ struct MarkerTable<Element: Equatable> {
         var direct = !forceLegend
         var markers: [Character] = []
         if direct {
+            var seen = Set<Character>()
             for element in distinct {
                 let text = String(describing: element)
                 guard text.count == 1, let character = text.first, !Self.isSpecial(character),
-                    !markers.contains(character)
+                    seen.insert(character).inserted
                 else {
                     direct = false
                     break
@@ -84,29 +120,65 @@ struct MarkerTable<Element: Equatable> {
     }
 
     func marker(for element: Element) -> Character {
-        entries.first { $0.element == element }?.marker ?? "?"
+        index.find(element).map { entries[$0].marker } ?? "?"
+    }
+
+    /// Which entries `used` contains, by entry index.
+    func usedEntries(_ used: [Element]) -> [Bool] {
+        var flags = [Bool](repeating: false, count: entries.count)
+        for element in used {
+            if let found = index.find(element) { flags[found] = true }
+        }
+        return flags
     }
 
     /// The legend for the elements used by `events` (nil when direct).
     func legend(for used: [Element]) -> String? {
         guard !isDirect else { return nil }
-        let shown = entries.filter { entry in used.contains(entry.element) }
+        let flags = usedEntries(used)
+        let shown = entries.indices.filter { flags[$0] }.map { entries[$0] }
         guard !shown.isEmpty else { return nil }
         return shown.map { "\($0.marker) = \(Self.text(of: $0.element))" }.joined(separator: ", ")
     }
 
     static func text(of element: Element) -> String {
-        element is String ? String(reflecting: element) : String(describing: element)
+        legendText(element)
     }
+}
+
+/// An element that shows another value in legends (a wrapper).
+protocol MarbleLegendValue {
+    var legendValue: Any { get }
+}
+
+/// Optionals, seen without their type.
+protocol MarbleOptional {
+    var wrappedForLegend: Any? { get }
+}
+
+extension Optional: MarbleOptional {
+    var wrappedForLegend: Any? { self.map { $0 as Any } }
+}
+
+/// How a legend writes an element: strings quoted, optionals as their
+/// wrapped value (or `nil`), everything else as `String(describing:)`.
+func legendText(_ element: Any) -> String {
+    if let wrapper = element as? any MarbleLegendValue { return legendText(wrapper.legendValue) }
+    if let optional = element as? any MarbleOptional {
+        guard let wrapped = optional.wrappedForLegend else { return "nil" }
+        return legendText(wrapped)
+    }
+    return element is String ? String(reflecting: element) : String(describing: element)
 }
 
 /// Marker letters for legends: a–z, A–Z, then Greek, then CJK ideographs.
 struct LegendMarkers {
+    private static let latin = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     private var index = 0
 
     mutating func next() -> Character {
         defer { index += 1 }
-        let latin = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let latin = Self.latin
         if index < latin.count { return latin[index] }
         let greek = index - latin.count
         if greek < 25, let scalar = Unicode.Scalar(0x3B1 + UInt32(greek)) {
@@ -133,12 +205,12 @@ extension Marbles {
     public static func print<Element: Equatable>(
         _ events: [Recorded<Event<Element>>], frame: Duration = .milliseconds(1)
     ) -> PrintedMarbles<Element> {
-        let table = MarkerTable(elements: events.compactMap(\.value.element))
+        let table = MarkerTable(elements: events.compactMap { $0.value.element })
         let printed = layout(events, table: table, frame: frame)
         if !printed.isExact, table.isDirect {
             // A direct marker may have formed a duration token (`5m`); letters cannot.
             let lettered = layout(
-                events, table: MarkerTable(elements: events.compactMap(\.value.element), forceLegend: true),
+                events, table: MarkerTable(elements: events.compactMap { $0.value.element }, forceLegend: true),
                 frame: frame)
             if lettered.isExact { return lettered }
         }
@@ -182,6 +254,9 @@ extension Marbles {
         }
 
         var text = ""
+        // The display width of `text`, kept as it grows (measuring the whole
+        // text per group would make printing quadratic).
+        var width = 0
         var cursor: Int128 = 0
         var columns: [(time: Int128, column: Int)] = []
         for group in groups {
@@ -189,26 +264,31 @@ extension Marbles {
             if gap < 0 {
                 exact = false
             } else {
-                text += quiet(gap, frame: frameAttos, atStart: text.isEmpty)
+                let quietText = quiet(gap, frame: frameAttos, atStart: text.isEmpty)
+                text += quietText
+                width += quietText.count
             }
-            if !group.isPoint { columns.append((group.time - shift, MarbleText.displayWidth(text))) }
+            if !group.isPoint { columns.append((group.time - shift, width)) }
             if group.markers.count == 1 {
                 text.append(group.markers[0])
+                width += MarbleText.width(of: group.markers[0])
             } else {
                 text += "(" + String(group.markers) + ")"
+                width += 2 + MarbleText.displayWidth(group.markers)
             }
             let width = Int128(group.markers.count == 1 ? 1 : group.markers.count + 2)
             cursor = max(cursor, group.time) + width * frameAttos
         }
 
-        let elements = events.compactMap(\.value.element)
-        let error = events.lazy.compactMap(\.value.error).first
+        let elements = events.compactMap { $0.value.element }
+        let error = events.lazy.compactMap { $0.value.error }.first
         let plainText = table.isDirect && (Element.self == String.self || Element.self == Character.self)
         var values: [Character: Element] = [:]
         if !plainText {
-            for entry in table.entries where elements.contains(entry.element) { values[entry.marker] = entry.element }
+            let flags = table.usedEntries(elements)
+            for (index, entry) in table.entries.enumerated() where flags[index] { values[entry.marker] = entry.element }
         }
-        if exact {
+        if exact, !provablyExact(text, events: events, hot: hot, markers: table.entries.count) {
             let reread = try? parse(
                 text, hot ? .hot : .cold, values: values, error: error ?? TestError(), frame: .init(totalAttoseconds: frameAttos))
             exact = reread.map { $0 == events } ?? false
@@ -216,6 +296,22 @@ extension Marbles {
         return PrintedMarbles(
             diagram: text, temperature: hot ? .hot : .cold, values: values, error: error,
             legend: table.legend(for: elements), isExact: exact, columns: columns)
+    }
+
+    /// Whether a layout with groups in order is certain to read back as
+    /// `events` without reading it: one token with no whitespace (so no
+    /// duration, unless the whole text looks like one), cold, nothing after
+    /// a terminal event, and one marker per element. Everything else is
+    /// checked by reading the text back; this only spares long timelines a
+    /// second parse.
+    static func provablyExact<Element>(
+        _ text: String, events: [Recorded<Event<Element>>], hot: Bool, markers: Int
+    ) -> Bool {
+        guard !hot, markers <= 52 + 25 + 0x5000 else { return false }
+        if let last = text.last, last == "s" || last == "m" { return false }
+        guard !text.utf8.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) || $0 >= 0x80 }) else { return false }
+        guard let end = events.firstIndex(where: { $0.value.isStopEvent }) else { return true }
+        return end == events.count - 1
     }
 
     /// The text for `gap` attoseconds of nothing: dashes, or a duration token.

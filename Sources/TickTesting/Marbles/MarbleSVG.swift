@@ -7,7 +7,10 @@ extension Marbles {
     /// circle for `next`, a vertical bar for completion, a cross for an error.
     /// Events in the same frame stack downwards. A hot diagram's `^` is drawn
     /// as a dashed subscription line. Times are on a shared axis at the
-    /// bottom; long quiet stretches are shortened and marked with `≈`.
+    /// bottom. Time is proportional within the drawing; only a gap that
+    /// would make it too wide (over about 1,400 px) is drawn short, as a
+    /// break in every timeline (two slanted bars) with its real duration
+    /// written on the axis.
     ///
     /// - Parameters:
     ///   - diagrams: the diagrams, top to bottom; markers are the labels.
@@ -29,22 +32,34 @@ extension Marbles {
         times.insert(0)
         let sorted = times.sorted()
 
-        // x position of each distinct time: proportional to frames, with
-        // room for a circle between neighbours and long gaps shortened.
-        let unit = 28
+        // x position of each distinct time: proportional to time within the
+        // drawing (about 1,200 px for the whole timeline, with at least a
+        // circle's room between neighbours). Only a very long gap (over 20
+        // frames and over 20 times the median gap) is drawn short, marked as
+        // a break with its real duration.
+        let gaps = zip(sorted, sorted.dropFirst()).map { Double($1 - $0) / Double(frameAttos) }
+        let ordered = gaps.sorted()
+        let median = ordered.isEmpty ? 1 : ordered[(ordered.count - 1) / 2]
+        let broken = Set(gaps.indices.filter { gaps[$0] > 20 && gaps[$0] > 20 * median })
+        let brokenWidth = 70.0
+        let kept = gaps.indices.filter { !broken.contains($0) }.reduce(0) { $0 + gaps[$1] }
+        let scale = min(32, 1_200 / max(kept, 1e-9))
         var x: [Int128: Int] = [:]
-        var breaks: [Int] = []
-        var position = 40
+        var breaks: [(x: Int, label: String)] = []
+        var position = 40.0
         for (index, time) in sorted.enumerated() {
             if index > 0 {
-                let frames = (time - sorted[index - 1]) / frameAttos
-                let step = min(max(Int(clamping: frames) * unit, 40), 8 * unit)
-                if frames > 8 { breaks.append(position + step / 2) }
-                position += step
+                let gap = index - 1
+                if broken.contains(gap) {
+                    breaks.append((Int(position + brokenWidth / 2), MarbleDuration.describe(attoseconds: time - sorted[gap])))
+                    position += brokenWidth
+                } else {
+                    position += max(gaps[gap] * scale, 28)
+                }
             }
-            x[time] = position
+            x[time] = Int(position.rounded())
         }
-        let end = position + 60
+        let end = Int(position.rounded()) + 60
         let width = end + 20
 
         var body: [String] = []
@@ -60,7 +75,10 @@ extension Marbles {
             body.append(
                 "<polygon class=\"arrow\" points=\"\(end),\(lineY - 6) \(end + 12),\(lineY) \(end),\(lineY + 6)\"/>")
             for mark in breaks {
-                body.append("<text class=\"break\" x=\"\(mark)\" y=\"\(lineY + 5)\" text-anchor=\"middle\">≈</text>")
+                // A gap in the timeline between two slanted bars.
+                body.append(
+                    "<g class=\"break\"><rect x=\"\(mark.x - 9)\" y=\"\(lineY - 12)\" width=\"18\" height=\"24\" fill=\"white\"/><line x1=\"\(mark.x - 12)\" y1=\"\(lineY + 10)\" x2=\"\(mark.x - 4)\" y2=\"\(lineY - 10)\"/><line x1=\"\(mark.x + 4)\" y1=\"\(lineY + 10)\" x2=\"\(mark.x + 12)\" y2=\"\(lineY - 10)\"/></g>"
+                )
             }
             if row.point, let px = x[0] {
                 body.append(
@@ -94,20 +112,31 @@ extension Marbles {
         }
         // The shared time axis.
         body.append("<g class=\"axis\">")
+        var lastLabelEnd = Int.min
         for time in sorted {
             let px = x[time] ?? 0
+            let label = MarbleDuration.describe(attoseconds: time)
+            // Skip a label that would overlap the previous one.
+            let halfWidth = label.count * 3 + 2
+            guard px - halfWidth >= lastLabelEnd else { continue }
+            lastLabelEnd = px + halfWidth
             body.append(
                 "<text class=\"tick\" x=\"\(px)\" y=\"\(y + 12)\" text-anchor=\"middle\">\(escape(MarbleDuration.describe(attoseconds: time)))</text>"
             )
         }
+        for mark in breaks {
+            body.append(
+                "<text class=\"break-label\" x=\"\(mark.x)\" y=\"\(y + 26)\" text-anchor=\"middle\">≈ \(escape(mark.label))</text>")
+        }
         body.append("</g>")
-        let height = y + 24
+        let height = y + (breaks.isEmpty ? 24 : 38)
         let style = """
             <style>
             text { font-family: Menlo, Consolas, monospace; font-size: 13px; fill: #222; }
             .caption { fill: #555; }
             .tick { font-size: 10px; fill: #888; }
-            .break { font-size: 16px; fill: #666; }
+            .break line { stroke: #444; stroke-width: 2; }
+            .break-label { font-size: 10px; fill: #c0392b; }
             .timeline { stroke: #444; stroke-width: 2; }
             .arrow { fill: #444; }
             .next circle { stroke: #222; stroke-width: 1.5; }

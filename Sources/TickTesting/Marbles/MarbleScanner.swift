@@ -33,7 +33,7 @@ struct MarbleScanner {
 
     /// All markers, in text order; structural errors are thrown.
     func scan() throws(MarbleError) -> [Item] {
-        let characters = Array(diagram)
+        let characters = MarbleText.characters(of: diagram)
         var items: [Item] = []
         var time: Int128 = 0
         var group: (time: Int128, position: Int)?
@@ -53,13 +53,13 @@ struct MarbleScanner {
 
         while index < characters.count {
             let character = characters[index]
-            if character.isWhitespace {
+            if MarbleText.isSpace(character) {
                 index += 1
                 continue
             }
-            if index == 0 || characters[index - 1].isWhitespace {
+            if index == 0 || MarbleText.isSpace(characters[index - 1]) {
                 var end = index
-                while end < characters.count, !characters[end].isWhitespace { end += 1 }
+                while end < characters.count, !MarbleText.isSpace(characters[end]) { end += 1 }
                 let token = characters[index..<end]
                 if MarbleDuration.isCandidate(token) {
                     if group != nil { throw MarbleError(.durationInGroup, at: index, in: diagram) }
@@ -73,6 +73,7 @@ struct MarbleScanner {
                 }
             }
             let eventTime = group?.time ?? time
+            if character == "\u{FFFD}" { throw MarbleError(.replacementCharacter, at: index, in: diagram) }
             switch character {
             case "-":
                 try advance(at: index)
@@ -106,7 +107,7 @@ struct MarbleScanner {
                 if mode == .subscription {
                     throw MarbleError(.unexpectedMarkerInSubscription(character), at: index, in: diagram)
                 }
-                // `time(_:)` only looks for "|"; other markers just take their frame.
+                // `time(_:)` accepts only "|" (RxJS 9 rejects markers there too).
                 if mode != .time {
                     if terminated { throw MarbleError(.eventAfterTerminal, at: index, in: diagram) }
                     let marker: Item.Marker =
@@ -115,6 +116,8 @@ struct MarbleScanner {
                     items.append(Item(marker: marker, time: eventTime, position: index))
                 } else if character == "|" {
                     items.append(Item(marker: .completed, time: eventTime, position: index))
+                } else {
+                    throw MarbleError(.markerInTimeDiagram(character), at: index, in: diagram)
                 }
                 try advance(at: index)
             }

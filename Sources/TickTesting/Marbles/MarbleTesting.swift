@@ -23,7 +23,13 @@ import Tick
 ///   and by ``TestScheduler/run(fileID:filePath:line:column:)`` (the same
 ///   thing) after all scheduled work has run; `advance(to:)`/`advance(by:)`
 ///   never check, because time may not be over. An expectation is checked
-///   once; a test that never flushes checks nothing.
+///   once. One never checked fails at its line when the XCTest test ends;
+///   under Swift Testing use ``run(_:fileID:filePath:line:column:)`` (or the
+///   `.checksResourceLeaks` trait), as a library cannot see the test end.
+/// - Hot observables made with ``hot(_:values:error:fileID:filePath:line:column:)``
+///   are set up when the scheduler next runs, as in RxJS: an `expect`
+///   subscription or unsubscription made before comes first within a frame.
+///   ``createHotObservable(_:)`` keeps RxTest's order (set up at creation).
 /// - A failure is reported at the line of `toBe`, to Swift Testing or XCTest,
 ///   whichever runs the test, with the aligned diff of ``Marbles/diff(expected:actual:frame:)``.
 /// - A diagram that cannot be read is reported at the caller's line with its
@@ -56,12 +62,18 @@ extension TestScheduler {
     /// A hot test observable from a diagram: its events happen at absolute
     /// times (frame 0 = the `^`, or the start of the text) whether or not
     /// anyone is subscribed.
+    ///
+    /// As in RxJS, its events are scheduled when the scheduler next runs
+    /// (`flush`, `run`, `advance`), so an `expect` subscription or
+    /// unsubscription stated before comes first within a frame:
+    /// `expect(hot("a-b|")).toBe("a-b|")` holds. ``createHotObservable(_:)``
+    /// schedules at creation instead (RxTest's order).
     public func hot<Element>(
         _ diagram: String, values: [Character: Element], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> HotObservable<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        return createHotObservable(events(diagram, .hot, values: values, error: error, site: site))
+        return HotObservable(deferredOn: self, events: events(diagram, .hot, values: values, error: error, site: site))
     }
 
     /// A hot test observable of `String` markers: `hot("-a-^-b|")`.
@@ -107,6 +119,13 @@ extension TestScheduler {
                 TestFailureReporter.fail(error.description, at: site)
             }
         }
+        let recorder = record(source, plan: plan)
+        return MarbleExpectation(
+            scheduler: self, recorder: recorder, mirror: { other in self.record(other, plan: plan) })
+    }
+
+    /// Subscribes to `source` as `plan` says, recording what it emits.
+    func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> TestableObserver<Source.Element> {
         let recorder = createObserver(Source.Element.self)
         let resources = CompositeDisposable()
         let live = SerialDisposable()
@@ -122,7 +141,7 @@ extension TestScheduler {
             _ = resources.insert(scheduleAt(end) { live.dispose() })
         }
         marbleExpectations.add(cleanup: { resources.dispose() })
-        return MarbleExpectation(scheduler: self, recorder: recorder)
+        return recorder
     }
 
     /// Captures a subscription log to compare at flush time. Pass the
@@ -143,6 +162,24 @@ extension TestScheduler {
         run(fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
+    /// RxJS's `run`: calls `body` with this scheduler to create observables
+    /// and state expectations, then flushes, so every expectation is
+    /// checked and none can be forgotten.
+    ///
+    /// ```swift
+    /// TestScheduler().run { helpers in
+    ///     let source = helpers.hot("a-b|")
+    ///     helpers.expect(source).toBe("a-b|")
+    /// }
+    /// ```
+    public func run(
+        _ body: (TestScheduler) throws -> Void,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) rethrows {
+        try body(self)
+        flush(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
     private func events<Element>(
         _ diagram: String, _ temperature: Marbles.Temperature, values: [Character: Element], error: any Error,
         site: CallSite
@@ -160,35 +197,169 @@ extension TestScheduler {
 public struct MarbleExpectation<Element> {
     let scheduler: TestScheduler
     let recorder: TestableObserver<Element>
+    /// Subscribes another observable exactly as the expectation's source was
+    /// (for ``toEqual(_:fileID:filePath:line:column:)``).
+    let mirror: (Observable<Element>) -> TestableObserver<Element>
 
     /// Expects the recorded events to be `diagram` (absolute times; an
     /// optional `^` marks frame 0). Checked at the next `flush()`/`run()`; a
     /// mismatch fails at this line with the aligned diff.
+    ///
+    /// - Returns: the outcome, filled in when the expectation is checked.
+    @discardableResult
     public func toBe(
         _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
-    ) where Element: Equatable {
+    ) -> MarbleResult<Element> where Element: Equatable {
+        toBe(diagram, values: values, error: error, by: ==, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Expects the recorded events to be `diagram`, comparing elements with
+    /// `areEqual` (for elements that are not `Equatable`, or a looser
+    /// comparison). Errors always compare by ``errorsAreEqual(_:_:)``.
+    ///
+    /// ```swift
+    /// scheduler.expect(errors).toBe("-a-", values: ["a": TestError(1)], by: errorsAreEqual)
+    /// ```
+    @discardableResult
+    public func toBe(
+        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
+        by areEqual: @escaping (Element, Element) -> Bool,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let result = MarbleResult<Element>()
         let expected: [Recorded<Event<Element>>]
         do {
             expected = try Marbles.parse(diagram, .hot, values: values, error: error, frame: scheduler.frame)
         } catch {
             TestFailureReporter.fail(error.description, at: site)
-            return
+            result.finish(recorded: [], expected: [], diff: error.description)
+            return result
         }
         let recorder = self.recorder
+        check(result, site: site, values: values, areEqual: areEqual) { (expected, recorder.events) }
+        return result
+    }
+
+    /// Expects the recorded events to be `diagram`, for observables of errors
+    /// (an error tracker's output, say): elements compare by
+    /// ``errorsAreEqual(_:_:)``, Tick's rule for errors.
+    @discardableResult
+    public func toBe(
+        _ diagram: String, values: [Character: any Error], error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Element == any Error {
+        toBe(
+            diagram, values: values, error: error, by: errorsAreEqual,
+            fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Expects the same timeline as `other`, subscribed to at the same times
+    /// as this expectation's source (RxJS's `toEqual`). Checked at the next
+    /// `flush()`/`run()`; a mismatch fails at this line, `other` printed as
+    /// "expected".
+    @discardableResult
+    public func toEqual<Other: ObservableType>(
+        _ other: Other,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Other.Element == Element, Element: Equatable {
+        toEqual(other, by: ==, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``toEqual(_:fileID:filePath:line:column:)`` comparing elements with
+    /// `areEqual`; errors compare by ``errorsAreEqual(_:_:)``.
+    @discardableResult
+    public func toEqual<Other: ObservableType>(
+        _ other: Other, by areEqual: @escaping (Element, Element) -> Bool,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Other.Element == Element {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let result = MarbleResult<Element>()
+        let otherRecorder = mirror(other.asObservable())
+        let recorder = self.recorder
+        check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorder.events) }
+        return result
+    }
+
+    private func check(
+        _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
+        areEqual: @escaping (Element, Element) -> Bool,
+        timelines: @escaping () -> (expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>])
+    ) {
         let frame = scheduler.frame
-        scheduler.marbleExpectations.add(check: {
-            let actual = recorder.events
+        scheduler.marbleExpectations.add(site: site) {
+            let (expected, actual) = timelines()
+            let wrap = { (events: [Recorded<Event<Element>>]) in
+                events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
+            }
+            let (left, right) = (wrap(expected), wrap(actual))
             // The common case, a match, needs no diagrams: only a mismatch
             // pays for laying out the diff.
-            if actual == expected { return }
-            let diff = Marbles.diff(expected: expected, actual: actual, values: values, frame: frame)
-            if !diff.isEqual {
-                TestFailureReporter.fail("marble expectation failed\n\(diff.description)", at: site)
+            if left == right {
+                result.finish(recorded: actual, expected: expected, diff: nil)
+                return
             }
-        })
+            let diff = Marbles.diff(
+                expected: left, actual: right,
+                values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
+            if diff.isEqual {
+                result.finish(recorded: actual, expected: expected, diff: nil)
+                return
+            }
+            result.finish(recorded: actual, expected: expected, diff: diff.description)
+            TestFailureReporter.fail(
+                TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
+        }
     }
+}
+
+/// An element compared by a test's own rule, so the `Equatable` diff and
+/// printer can lay it out.
+struct Compared<Value>: Equatable, CustomStringConvertible {
+    let value: Value
+    let areEqual: (Value, Value) -> Bool
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.areEqual(lhs.value, rhs.value) }
+    var description: String { String(describing: value) }
+}
+
+extension Compared: MarbleLegendValue {
+    var legendValue: Any { value }
+}
+
+/// The outcome of one marble expectation, for code that drives Tick outside
+/// a test runner (or wants to look closer): filled in when the expectation is
+/// checked by `flush()`/`run()`.
+///
+/// ```swift
+/// let result = scheduler.expect(source).toBe("-a-|")
+/// scheduler.flush()
+/// // result.isChecked == true, result.passed == (result.diff == nil)
+/// ```
+public final class MarbleResult<Element>: @unchecked Sendable {
+    // Written once by the check, read by the test; `lock` makes that safe.
+    private let lock = Lock()
+    private var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
+        (false, [], [], nil)
+
+    init() {}
+
+    func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
+        lock.withLock { state = (true, recorded, expected, diff) }
+    }
+
+    /// Whether the expectation was checked (by `flush()`/`run()`).
+    public var isChecked: Bool { lock.withLock { state.checked } }
+    /// `true` when checked and the timelines matched.
+    public var passed: Bool { lock.withLock { state.checked && state.diff == nil } }
+    /// What the observable emitted, with times (empty until checked).
+    public var recorded: [Recorded<Event<Element>>] { lock.withLock { state.recorded } }
+    /// The expected timeline (empty until checked).
+    public var expected: [Recorded<Event<Element>>] { lock.withLock { state.expected } }
+    /// The failure text (the aligned diff, or the diagram error); `nil` when
+    /// it passed or is not checked yet.
+    public var diff: String? { lock.withLock { state.diff } }
 }
 
 /// A subscription log waiting for its expected subscription diagrams.
@@ -199,8 +370,21 @@ public struct SubscriptionExpectation {
     /// Expects exactly these subscriptions (in any order), one diagram each:
     /// `toBe("^---!")`, `toBe("^--!", "--^--!")`. Checked at the next
     /// `flush()`/`run()`; a mismatch fails at this line.
+    ///
+    /// A diagram without `^` means subscribed at frame 0 (not "no
+    /// subscription", as RxJS reads `"----"`); to expect no subscription at
+    /// all, pass no diagram: `toBe()` or `toBe([])`.
     public func toBe(
         _ diagrams: String...,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        toBe(diagrams, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``toBe(_:fileID:filePath:line:column:)-(String...)`` with the diagrams in an array,
+    /// as RxJS writes `toBe([sub1, sub2])`.
+    public func toBe(
+        _ diagrams: [String],
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -215,34 +399,89 @@ public struct SubscriptionExpectation {
         }
         let read = self.read
         let frame = scheduler.frame
-        scheduler.marbleExpectations.add(check: {
+        scheduler.marbleExpectations.add(site: site) {
             let diff = Marbles.diff(expectedSubscriptions: expected, actualSubscriptions: read(), frame: frame)
             if !diff.isEqual {
-                TestFailureReporter.fail("subscription expectation failed\n\(diff.description)", at: site)
+                TestFailureReporter.fail(
+                    TestFailure(
+                        title: "subscription mismatch", message: "subscription expectation failed\n\(diff.description)",
+                        site: site))
             }
-        })
+        }
     }
 }
 
-/// The marble expectations of one scheduler, checked at flush.
+/// The marble expectations of one scheduler, checked at flush, and the hot
+/// observables of the marble API waiting for the scheduler to start.
 final class MarbleExpectationStore: @unchecked Sendable {
+    // Every property is guarded by `lock`.
     private let lock = Lock()
-    private var checks: [() -> Void] = []
+    private var checks: [(site: CallSite, run: () -> Void)] = []
     private var cleanups: [() -> Void] = []
+    private var setups: [() -> Void] = []
+    private var teardownRegistered = false
 
-    func add(check: @escaping () -> Void) { lock.withLock { checks.append(check) } }
+    func add(site: CallSite, check: @escaping () -> Void) {
+        let register = lock.withLock { () -> Bool in
+            checks.append((site, check))
+            defer { teardownRegistered = true }
+            return !teardownRegistered
+        }
+        // Under XCTest, an expectation still unchecked when the test ends
+        // fails at its line (Swift Testing has no end-of-test hook for a
+        // library; there `run { }` and the leak trait catch it).
+        if register {
+            TestFailureReporter.atEndOfCurrentXCTest { [weak self] in self?.reportUnchecked() }
+        }
+    }
+
     func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
+
+    /// Keeps `setup` until the scheduler next starts running; `false` (and
+    /// nothing kept) when it is running now, so the caller sets up at once.
+    func deferUntilRun(scheduler: TestScheduler, _ setup: @escaping () -> Void) -> Bool {
+        guard !scheduler.lock.withLock({ scheduler.state.isAdvancing }) else { return false }
+        lock.withLock { setups.append(setup) }
+        return true
+    }
+
+    /// Runs the deferred setups, in the order they were made.
+    func runSetups() {
+        let pending = lock.withLock {
+            defer { setups = [] }
+            return setups
+        }
+        for setup in pending { setup() }
+    }
 
     /// Runs every pending check, then every cleanup; each runs once.
     func checkAll() {
-        let (checks, cleanups) = lock.withLock {
+        let (checks, cleanups) = takeAll()
+        for check in checks { check.run() }
+        for cleanup in cleanups { cleanup() }
+    }
+
+    /// Fails every expectation not checked yet, at its line, and lets go of
+    /// what `expect` subscribed.
+    func reportUnchecked() {
+        let (checks, cleanups) = takeAll()
+        for check in checks {
+            TestFailureReporter.fail(
+                TestFailure(
+                    title: "marble expectation never checked",
+                    message: "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)",
+                    site: check.site))
+        }
+        for cleanup in cleanups { cleanup() }
+    }
+
+    private func takeAll() -> ([(site: CallSite, run: () -> Void)], [() -> Void]) {
+        lock.withLock {
             defer {
                 self.checks = []
                 self.cleanups = []
             }
             return (self.checks, self.cleanups)
         }
-        for check in checks { check() }
-        for cleanup in cleanups { cleanup() }
     }
 }

@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `marbles` command-line tool, runnable in-process (the executable only
 /// prints the ``Result`` and exits with its code).
 ///
@@ -24,16 +32,17 @@ public enum MarblesCLI {
         }
     }
 
-    /// Runs the tool with `arguments` (without the program name).
-    public static func run(_ arguments: [String]) -> Result {
+    /// Runs the tool with `arguments` (without the program name); a diagram
+    /// given as `-` is read from `standardInput`.
+    public static func run(_ arguments: [String], standardInput: () -> [UInt8] = readStandardInput) -> Result {
         guard let command = arguments.first else {
             return Result(standardOutput: usage + "\n" + demo())
         }
         let rest = Array(arguments.dropFirst())
         switch command {
-        case "explain": return explain(rest)
-        case "render": return render(rest)
-        case "diff": return diff(rest)
+        case "explain": return explain(rest, input: standardInput)
+        case "render": return render(rest, input: standardInput)
+        case "diff": return diff(rest, input: standardInput)
         case "help", "--help", "-h":
             if let topic = rest.first, let text = help[topic] { return Result(standardOutput: text) }
             return Result(standardOutput: usage)
@@ -42,16 +51,53 @@ public enum MarblesCLI {
         }
     }
 
+    /// All of standard input, as bytes.
+    public static func readStandardInput() -> [UInt8] {
+        Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// The command-line arguments as the OS passed them, checked for
+    /// invalid UTF-8 (which Swift would turn into U+FFFD): the error to print
+    /// when one is not valid text, or nil.
+    public static func checkEncoding(ofRawArguments arguments: [[UInt8]]) -> Result? {
+        for (index, bytes) in arguments.enumerated() {
+            if let offset = firstInvalidUTF8Offset(bytes) {
+                return Result(
+                    standardError: "marbles: argument \(index + 1) is not valid UTF-8 (byte \(offset + 1) of \(bytes.count)); a diagram must be UTF-8 text\n",
+                    exitCode: 2)
+            }
+        }
+        return nil
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or nil.
+    static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        // Find the shortest invalid prefix.
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     // MARK: Commands
 
-    static func explain(_ arguments: [String]) -> Result {
-        let options: Options
+    static func explain(_ arguments: [String], input: () -> [UInt8]) -> Result {
+        var options: Options
         switch parse(arguments, command: "explain", allowsOutput: false) {
         case .success(let parsed): options = parsed
         case .failure(let result): return result
         }
         if options.help { return Result(standardOutput: help["explain"] ?? usage) }
+        if let failure = resolve(&options, command: "explain", input: input) { return failure }
         guard options.diagrams.count == 1, let diagram = options.diagrams.first else {
+            if options.diagrams.count > 1, let failure = unknownOption(options, command: "explain") { return failure }
             return usageError("explain takes exactly one diagram", command: "explain")
         }
         do {
@@ -61,13 +107,14 @@ public enum MarblesCLI {
         }
     }
 
-    static func render(_ arguments: [String]) -> Result {
-        let options: Options
+    static func render(_ arguments: [String], input: () -> [UInt8]) -> Result {
+        var options: Options
         switch parse(arguments, command: "render", allowsOutput: true) {
         case .success(let parsed): options = parsed
         case .failure(let result): return result
         }
         if options.help { return Result(standardOutput: help["render"] ?? usage) }
+        if let failure = resolve(&options, command: "render", input: input) { return failure }
         guard !options.diagrams.isEmpty else { return usageError("render needs at least one diagram", command: "render") }
         let svg: String
         do {
@@ -75,24 +122,22 @@ public enum MarblesCLI {
         } catch {
             return Result(standardError: error.description + "\n", exitCode: 2)
         }
-        guard let output = options.output else { return Result(standardOutput: svg) }
-        do {
-            try svg.write(toFile: output, atomically: true, encoding: .utf8)
-        } catch {
-            return Result(standardError: "marbles: cannot write \(output): \(error.localizedDescription)\n", exitCode: 2)
-        }
+        guard let output = options.output, output != "-" else { return Result(standardOutput: svg) }
+        if let refusal = write(svg, to: output) { return refusal }
         let rows = options.diagrams.count
         return Result(standardOutput: "wrote \(rows) row\(rows == 1 ? "" : "s") to \(output)\n")
     }
 
-    static func diff(_ arguments: [String]) -> Result {
-        let options: Options
+    static func diff(_ arguments: [String], input: () -> [UInt8]) -> Result {
+        var options: Options
         switch parse(arguments, command: "diff", allowsOutput: false) {
         case .success(let parsed): options = parsed
         case .failure(let result): return result
         }
         if options.help { return Result(standardOutput: help["diff"] ?? usage) }
+        if let failure = resolve(&options, command: "diff", input: input) { return failure }
         guard options.diagrams.count == 2 else {
+            if options.diagrams.count > 2, let failure = unknownOption(options, command: "diff") { return failure }
             return usageError("diff takes two diagrams: the expected one, then the actual one", command: "diff")
         }
         do {
@@ -102,6 +147,46 @@ public enum MarblesCLI {
         } catch {
             return Result(standardError: error.description + "\n", exitCode: 2)
         }
+    }
+
+    /// Writes `text` to `path` only if that is a new file or an existing
+    /// regular file (replaced atomically, keeping its permissions); refuses
+    /// symbolic links, FIFOs, devices, directories and read-only files.
+    static func write(_ text: String, to path: String) -> Result? {
+        func refuse(_ why: String) -> Result {
+            Result(standardError: "marbles render: refusing to write \(path): \(why)\n", exitCode: 2)
+        }
+        var info = stat()
+        var mode: mode_t?
+        if lstat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: return refuse("it is a symbolic link (write to its target, or use -o - and redirect)")
+            case S_IFIFO: return refuse("it is a FIFO (use -o - and redirect)")
+            case S_IFCHR, S_IFBLK: return refuse("it is a device (use -o - and redirect)")
+            case S_IFDIR: return refuse("it is a directory")
+            default: return refuse("it is not a regular file")
+            }
+            // The mode bits too: root may write anywhere, but a file nobody
+            // may write is meant to stay as it is.
+            guard access(path, W_OK) == 0, info.st_mode & 0o222 != 0 else { return refuse("it is read-only") }
+            mode = info.st_mode & 0o7777
+        } else if errno != ENOENT {
+            return refuse(String(cString: strerror(errno)))
+        }
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).marbles-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+            return Result(standardError: "marbles render: cannot write \(path): its folder is missing or not writable\n", exitCode: 2)
+        }
+        if let mode { _ = chmod(temporary, mode) }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = unlink(temporary)
+            return Result(standardError: "marbles render: cannot write \(path): \(reason)\n", exitCode: 2)
+        }
+        return nil
     }
 
     /// One line per event: `frame 2 (2ms): next(a)`.
@@ -119,6 +204,10 @@ public enum MarblesCLI {
     // MARK: Arguments
 
     struct Options {
+        enum Source {
+            case text(String), standardInput, file(String)
+        }
+        var sources: [Source] = []
         var diagrams: [String] = []
         var temperature = Marbles.Temperature.cold
         var frame = Duration.milliseconds(1)
@@ -131,6 +220,55 @@ public enum MarblesCLI {
         case failure(Result)
     }
 
+    /// Reads the diagrams given as `-` (standard input) and `--file`.
+    static func resolve(_ options: inout Options, command: String, input: () -> [UInt8]) -> Result? {
+        var diagrams: [String] = []
+        for source in options.sources {
+            let bytes: [UInt8]
+            let name: String
+            switch source {
+            case .text(let text):
+                diagrams.append(text)
+                continue
+            case .standardInput:
+                bytes = input()
+                name = "standard input"
+            case .file(let path):
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    return Result(standardError: "marbles \(command): cannot read \(path)\n", exitCode: 2)
+                }
+                bytes = Array(data)
+                name = path
+            }
+            if let offset = firstInvalidUTF8Offset(bytes) {
+                return Result(
+                    standardError: "marbles \(command): \(name) is not valid UTF-8 (byte \(offset + 1) of \(bytes.count)); a diagram must be UTF-8 text\n",
+                    exitCode: 2)
+            }
+            var text = String(decoding: bytes, as: UTF8.self)
+            while text.last?.isNewline == true { text.removeLast() }
+            diagrams.append(text)
+        }
+        options.diagrams = diagrams
+        return nil
+    }
+
+    /// An argument that looks like an option (`-x`, `--frames`) rather than
+    /// a diagram, when the command got more diagrams than it takes.
+    static func unknownOption(_ options: Options, command: String) -> Result? {
+        for case .text(let text) in options.sources {
+            let body = text.drop { $0 == "-" }
+            let dashes = text.count - body.count
+            if (1...2).contains(dashes), let first = body.first, first.isLetter,
+                body.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), body.count == 1 || dashes == 2
+            {
+                return usageError(
+                    "unknown option \(text) (a diagram that starts with \"-\" can go after \"--\")", command: command)
+            }
+        }
+        return nil
+    }
+
     /// Known options are matched exactly; everything else is a diagram (so
     /// `--a--|` is a diagram). After `--`, everything is a diagram.
     static func parse(_ arguments: [String], command: String, allowsOutput: Bool) -> Parsed {
@@ -141,7 +279,7 @@ public enum MarblesCLI {
             let argument = arguments[index]
             index += 1
             if onlyDiagrams {
-                options.diagrams.append(argument)
+                options.sources.append(.text(argument))
                 continue
             }
             switch argument {
@@ -167,8 +305,15 @@ public enum MarblesCLI {
                 guard index < arguments.count else { return .failure(usageError("--output needs a file name", command: command)) }
                 options.output = arguments[index]
                 index += 1
+            case "-": options.sources.append(.standardInput)
+            case "--file", "-f":
+                guard index < arguments.count else {
+                    return .failure(usageError("--file needs a file name", command: command))
+                }
+                options.sources.append(.file(arguments[index]))
+                index += 1
             default:
-                options.diagrams.append(argument)
+                options.sources.append(.text(argument))
             }
         }
         return .success(options)
@@ -206,6 +351,8 @@ public enum MarblesCLI {
             options:
               --hot               read a hot diagram ("^" marks frame 0; earlier events are negative)
               --frame <duration>  the duration of one frame, e.g. 10ms (default 1ms)
+              --file <path>, -f   read a diagram from a file (may be repeated)
+              -                   read a diagram from standard input
               --                  everything after this is a diagram, even if it looks like an option
 
             """,
@@ -219,7 +366,10 @@ public enum MarblesCLI {
             options:
               --hot               read hot diagrams ("^" is drawn as the subscription point)
               --frame <duration>  the duration of one frame, e.g. 10ms (default 1ms)
-              --output <file>     write the SVG to this file
+              --output <file>     write the SVG to this file (a new or regular file only;
+                                  replaced keeping its permissions); "-o -" is standard output
+              --file <path>, -f   read a diagram from a file (may be repeated)
+              -                   read a diagram from standard input
               --                  everything after this is a diagram
 
             """,
@@ -233,6 +383,8 @@ public enum MarblesCLI {
             options:
               --hot               read hot diagrams
               --frame <duration>  the duration of one frame, e.g. 10ms (default 1ms)
+              --file <path>, -f   read a diagram from a file (may be repeated)
+              -                   read a diagram from standard input
               --                  everything after this is a diagram
 
             """,

@@ -39,19 +39,21 @@ import TickTesting
         let xs = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .next(230, 3), .completed(300)])
         let ys = scheduler.createHotObservable([.next(215, "a"), .next(240, "b"), .completed(260)])
         let res = scheduler.start { Observable.zip(xs, ys) { "\($0)\($1)" } }
-        #expect(res.events == [.next(215, "1a"), .next(240, "2b"), .completed(260)])
-        #expect(xs.subscriptions == [Subscription(200, 260)])
+        // 3 (at 230) finds ys not completed, so zip waits; it completes when both have (RxSwift's rule).
+        #expect(res.events == [.next(215, "1a"), .next(240, "2b"), .completed(300)])
+        #expect(xs.subscriptions == [Subscription(200, 300)])
         #expect(ys.subscriptions == [Subscription(200, 260)])
     }
 
     @Test func zipCompletesWhenACompletedSourceIsExhausted() {
         let scheduler = TestScheduler()
-        // xs completes at 230 with 2 and 3 still unpaired: zip completes when ys has paired them.
+        // xs completes at 230 with 1 and 2 unpaired: zip completes when ys emits an element that
+        // cannot be paired any more (c at 260), as in RxSwift.
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
         let ys = scheduler.createHotObservable([.next(240, "a"), .next(250, "b"), .next(260, "c")])
         let res = scheduler.start { Observable.zip(xs, ys) { "\($0)\($1)" } }
-        #expect(res.events == [.next(240, "1a"), .next(250, "2b"), .completed(250)])
-        #expect(ys.subscriptions == [Subscription(200, 250)])
+        #expect(res.events == [.next(240, "1a"), .next(250, "2b"), .completed(260)])
+        #expect(ys.subscriptions == [Subscription(200, 260)])
     }
 
     @Test func zipErrorDisposalNeverAndArities() {
@@ -75,7 +77,7 @@ import TickTesting
     @Test func zipCollection() {
         let res = TestScheduler().start { Observable.zip([Observable.of(1, 2, 3), Observable.of(10, 20)]) }
         #expect(res.events == [.next(200, [1, 10]), .next(200, [2, 20]), .completed(200)])
-        #expect(TestScheduler().start { Observable<[Int]>.zip([Observable<Int>]()) }.events == [.completed(200)])
+        #expect(TestScheduler().start { Observable<Int>.zip([Observable<Int>]()) }.events == [.completed(200)])
         let summed = TestScheduler().start { Observable.zip([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) } }
         #expect(summed.events == [.next(200, 3), .completed(200)])
     }

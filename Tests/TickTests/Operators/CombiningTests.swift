@@ -20,8 +20,10 @@ import TickTesting
         let xs = scheduler.createHotObservable([.completed(230, Int.self)])
         let ys = scheduler.createHotObservable([.next(220, 1), .next(250, 2), .completed(320)])
         let res = scheduler.start { Observable.combineLatest(xs, ys) { $0 + $1 } }
-        #expect(res.events == [.completed(230)])
-        #expect(ys.subscriptions == [Subscription(200, 230)])
+        // As in RxSwift: not at 230 when xs completes empty, but when ys next emits and no
+        // combination is possible.
+        #expect(res.events == [.completed(250)])
+        #expect(ys.subscriptions == [Subscription(200, 250)])
     }
 
     @Test func combineLatestErrorAndSelectorThrows() {
@@ -91,8 +93,9 @@ import TickTesting
             Observable.combineLatest([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) }
         }
         #expect(summed.events == [.next(200, 3), .completed(200)])
-        let empty = TestScheduler().start { Observable<[Int]>.combineLatest([Observable<Int>]()) }
-        #expect(empty.events == [.completed(200)])
+        // As in RxSwift, no sources make one empty combination.
+        let empty = TestScheduler().start { Observable<Int>.combineLatest([Observable<Int>]()) }
+        #expect(empty.events == [.next(200, []), .completed(200)])
     }
 
     @Test func combineLatestReentrantSubject() {

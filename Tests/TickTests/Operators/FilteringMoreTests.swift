@@ -153,7 +153,11 @@ import TickTesting
         let s2 = TestScheduler()
         let ys = s2.createHotObservable(Self.source)
         let never = s2.createHotObservable([.completed(215, Int.self)])
-        #expect(s2.start { ys.skipUntil(never) }.events == [.completed(250)])
+        // The gate never opened: as in RxSwift, the source's completion is not forwarded; both
+        // subscriptions end and the result ends silently.
+        #expect(s2.start { ys.skipUntil(never) }.events == [])
+        #expect(ys.subscriptions == [Subscription(200, 250)])
+        #expect(never.subscriptions == [Subscription(200, 215)])
         let s3 = TestScheduler()
         let zs = s3.createHotObservable(Self.source)
         let failing = s3.createHotObservable([.error(215, TestError(1), Int.self)])
@@ -176,11 +180,14 @@ import TickTesting
         let scheduler = TestScheduler()
         let xs = scheduler.createHotObservable([.next(210, 1)])
         let ticks = scheduler.createHotObservable([.next(220, "t"), .next(230, "t"), .completed(240)])
-        #expect(scheduler.start { xs.sample(ticks, defaultValue: 0) }.events == [.next(220, 1), .next(230, 0), .completed(240)])
+        // The sampler's completion is a last sample (the default value); the source has not
+        // completed, so the result does not complete (RxSwift's rule).
+        #expect(scheduler.start { xs.sample(ticks, defaultValue: 0) }.events == [.next(220, 1), .next(230, 0), .next(240, 0)])
         let s2 = TestScheduler()
         let ys = s2.createHotObservable([.next(210, 1), .next(215, 2)])
         let ends = s2.createHotObservable([.completed(220, String.self)])
-        #expect(s2.start { ys.sample(ends) }.events == [.next(220, 2), .completed(220)])
+        #expect(s2.start { ys.sample(ends) }.events == [.next(220, 2)])
+        #expect(ys.subscriptions == [Subscription(200, 1000)])
         let s3 = TestScheduler()
         let zs = s3.createHotObservable([.next(210, 1), .error(215, TestError(1))])
         let quiet = s3.createHotObservable([.next(300, "t")])

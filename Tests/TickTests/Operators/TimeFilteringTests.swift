@@ -87,8 +87,8 @@ import TickTesting
         #expect(res.events == [
             .next(210, 1), .next(230, 3), .next(250, 4), .next(270, 5), .next(290, 6), .next(310, 7), .completed(310),
         ])
-        // The source already completed at 300; its subscription ends with the deferred completion.
-        #expect(xs.subscriptions == [Subscription(200, 310)])
+        // The source subscription ends when the source completes (300), not with the deferred completion.
+        #expect(xs.subscriptions == [Subscription(200, 300)])
     }
 
     @Test func throttleWithoutLatestDropsWithinWindow() {

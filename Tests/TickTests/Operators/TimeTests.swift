@@ -176,8 +176,8 @@ import TickTesting
         let xs = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)])
         #expect(scheduler.start { xs.delay(.milliseconds(15), scheduler: scheduler) }.events
             == [.next(225, 1), .next(235, 2), .completed(245)])
-        // The source subscription lives until the delayed completion is delivered.
-        #expect(xs.subscriptions == [Subscription(200, 245)])
+        // The source subscription ends when the source completes, as in RxSwift.
+        #expect(xs.subscriptions == [Subscription(200, 230)])
     }
 
     @Test func delayDoesNotDelayErrorsAndDropsWaitingElements() {

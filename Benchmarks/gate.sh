@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The instruction-count regression gate (Docs/Performance.md, "The
+# instruction gate"). For each line of Benchmarks/budgets.txt it runs one
+# scenario of the release benchmark executable at the line's (small) size under
+# callgrind, counting only the instructions of the timed region (the marker
+# function tick_measured_region, after one untimed warm-up), and prints
+# instructions per operation beside the budget. It fails when a scenario exceeds
+# its budget by more than 10%. Instruction counts do not depend on the machine's
+# load, so the gate is stable where wall time is not.
+#
+#   Benchmarks/gate.sh              # build (release), then check every budget
+#   Benchmarks/gate.sh --no-build   # use the existing .build/release binary
+#   Benchmarks/gate.sh delay_operator many_timers   # only these scenarios
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+only=()
+for argument in "$@"; do
+    case "$argument" in
+        --no-build) build=0 ;;
+        *) only+=("$argument") ;;
+    esac
+done
+
+if ! command -v valgrind >/dev/null; then
+    echo "gate: valgrind is not installed (apt-get install -y valgrind)" >&2
+    exit 2
+fi
+if [ "$build" = 1 ]; then
+    swift build -c release --product tick-benchmarks
+fi
+binary="$(swift build -c release --show-bin-path)/tick-benchmarks"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+tolerance=10   # percent over budget that still passes
+failed=0
+floor_per_op=""
+printf '%-28s %9s %12s %10s %8s  %s\n' scenario size "instr/op" budget ratio result
+while read -r name size budget _; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]] && [ "$name" != floor_schedule_advance ]; then
+        continue
+    fi
+    out="$work/$name.callgrind"
+    if ! valgrind --tool=callgrind --callgrind-out-file="$out" '--toggle-collect=*tick_measured_region*' \
+        "$binary" --callgrind "$name" "$size" >"$work/$name.stdout" 2>"$work/$name.stderr"; then
+        echo "gate: $name failed to run:" >&2
+        cat "$work/$name.stdout" "$work/$name.stderr" >&2
+        failed=1
+        continue
+    fi
+    ops=$(sed -n "s/^$name: \([0-9]*\) ops.*/\1/p" "$work/$name.stdout" | head -1)
+    instructions=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out" | head -1)
+    if [ -z "$ops" ] || [ -z "$instructions" ] || [ "$ops" = 0 ]; then
+        echo "gate: $name printed no result" >&2
+        cat "$work/$name.stdout" >&2
+        failed=1
+        continue
+    fi
+    per_op=$((instructions / ops))
+    limit=$((budget + budget * tolerance / 100))
+    ratio="-"
+    if [ "$name" = floor_schedule_advance ]; then
+        floor_per_op=$per_op
+    elif [ "$name" = scheduler_schedule_advance ] && [ -n "$floor_per_op" ]; then
+        ratio=$(awk -v a="$per_op" -v b="$floor_per_op" 'BEGIN { printf "%.2fx", a / b }')
+    fi
+    if [ "$per_op" -gt "$limit" ]; then
+        result="FAIL (over budget by $(( (per_op - budget) * 100 / budget ))%, limit $limit)"
+        failed=1
+    else
+        result="ok"
+    fi
+    printf '%-28s %9s %12s %10s %8s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
+done < Benchmarks/budgets.txt
+
+if [ "$failed" != 0 ]; then
+    echo "gate: FAILED. A scenario costs more than its budget in Benchmarks/budgets.txt allows (+$tolerance%)." >&2
+    echo "Find the cause (callgrind_annotate on a run of the scenario), or raise the budget with a sentence in the commit message saying why." >&2
+    exit 1
+fi
+echo "gate: every scenario within its budget (+$tolerance%)."

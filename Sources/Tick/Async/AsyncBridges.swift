@@ -1,0 +1,133 @@
+// Bridges between Observables and Swift concurrency: an observable's elements
+// as an AsyncSequence, and observables made from an AsyncSequence or from an
+// async closure.
+
+/// Carries a value into a task that the compiler cannot prove safe to send.
+/// Each use below says what makes it safe.
+struct UncheckedSendableBox<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+extension ObservableType where Element: Sendable {
+    /// The elements of this observable as an `AsyncSequence` that throws the
+    /// observable's error.
+    ///
+    /// ```swift
+    /// for try await element in observable.values { ... }
+    /// ```
+    ///
+    /// - Each iteration (`makeAsyncIterator()`, which `for try await` calls
+    ///   once) subscribes once, when the iteration starts.
+    /// - Elements are buffered without limit until the iterating task takes
+    ///   them, in the order the observable sent them.
+    /// - The sequence ends after the last element when the observable
+    ///   completes, and throws its error when it fails.
+    /// - The subscription is disposed when the observable ends, when the
+    ///   iterating task is cancelled (the pending `next()` then returns `nil`),
+    ///   and when the iterator is released (the loop stopped early).
+    /// - Elements must be `Sendable`: they cross from the thread that sends
+    ///   them to the iterating task.
+    public var values: ObservableValues<Element> { ObservableValues(source: asObservable()) }
+}
+
+/// The elements of an observable as an `AsyncSequence`: see ``ObservableType/values``.
+public struct ObservableValues<Element: Sendable>: AsyncSequence {
+    public typealias Failure = any Error
+
+    let source: Observable<Element>
+
+    /// Subscribes to the observable and returns the iterator of its elements.
+    public func makeAsyncIterator() -> Iterator { Iterator(source: source) }
+
+    /// Iterates one subscription's elements.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var elements: AsyncThrowingStream<Element, any Error>.Iterator
+
+        init(source: Observable<Element>) {
+            let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+            // The continuation is thread-safe; `yield` only buffers the element
+            // for the one task that iterates.
+            let sendable = UncheckedSendableBox(value: continuation)
+            let subscription = source.subscribe(
+                onNext: { sendable.value.yield($0) },
+                onError: { sendable.value.finish(throwing: $0) },
+                onCompleted: { sendable.value.finish() })
+            // Disposables are thread-safe: disposing from the stream's
+            // termination handler, on whatever thread ends the stream, is fine.
+            let disposable = UncheckedSendableBox(value: subscription)
+            continuation.onTermination = { _ in disposable.value.dispose() }
+            elements = stream.makeAsyncIterator()
+        }
+
+        /// The next element, `nil` at the end (or once the task is cancelled);
+        /// throws the observable's error.
+        public mutating func next() async throws -> Element? {
+            try await elements.next()
+        }
+
+        /// The next element, on the caller's actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
+            try await elements.next(isolation: actor)
+        }
+    }
+}
+
+extension Observable {
+    /// An observable of the elements of an `AsyncSequence`.
+    ///
+    /// Each subscription starts a task that iterates `sequence`: every
+    /// element is sent as it arrives, then `completed` at the end, or `error`
+    /// if the iteration throws. Disposing the subscription cancels the task
+    /// (nothing is sent after that).
+    ///
+    /// The task is an unstructured `Task` started by `subscribe`; when the
+    /// subscription is made while a `TestScheduler` drives async work (see
+    /// Docs/AsyncAwait.md), the task is driven too and its events keep the
+    /// exact virtual time.
+    public static func from<Sequence: AsyncSequence & Sendable>(_ sequence: Sequence) -> Observable<Element>
+    where Sequence.Element == Element {
+        Observable.create { observer in
+            // Only the task below uses the observer; the sink behind it
+            // (`create`) is safe against disposal from another thread.
+            let sendable = UncheckedSendableBox(value: observer)
+            let task = Task {
+                do {
+                    for try await element in sequence {
+                        sendable.value.onNext(element)
+                    }
+                    sendable.value.onCompleted()
+                } catch {
+                    sendable.value.onError(error)
+                }
+            }
+            return Disposables.create { task.cancel() }
+        }
+    }
+
+    /// An observable of the one value an async closure returns.
+    ///
+    /// Each subscription starts a task that runs `operation`: its result is
+    /// sent, then `completed`; if it throws, `error`. Disposing the
+    /// subscription cancels the task (nothing is sent after that; the
+    /// closure sees `Task.isCancelled`).
+    ///
+    /// ```swift
+    /// let user = Observable.fromAsync { try await api.user(id: 42) }
+    /// ```
+    public static func fromAsync(_ operation: @escaping @Sendable () async throws -> Element) -> Observable<Element> {
+        Observable.create { observer in
+            // Only the task below uses the observer (see `from(_:)`).
+            let sendable = UncheckedSendableBox(value: observer)
+            let task = Task {
+                do {
+                    let value = try await operation()
+                    sendable.value.onNext(value)
+                    sendable.value.onCompleted()
+                } catch {
+                    sendable.value.onError(error)
+                }
+            }
+            return Disposables.create { task.cancel() }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// What a ``Completable`` tells its subscriber: that it completed, or its error.
+public enum CompletableEvent {
+    /// The completable failed.
+    case error(any Error)
+    /// The completable completed.
+    case completed
+}
+
+extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
+    /// The callback a ``create(subscribe:)`` closure sends its one event to.
+    public typealias CompletableObserver = (CompletableEvent) -> Void
+
+    /// A completable whose every subscription runs `subscribe`, which calls
+    /// the observer it is given once (later calls are ignored) and returns a
+    /// disposable that cancels the work.
+    public static func create(
+        subscribe: @escaping (@escaping CompletableObserver) -> any Disposable
+    ) -> Completable {
+        Completable(raw: Observable.create { observer in
+            subscribe { event in
+                switch event {
+                case .error(let error): observer.on(.error(error))
+                case .completed: observer.on(.completed)
+                }
+            }
+        })
+    }
+
+    /// Completes at subscription.
+    public static func empty() -> Completable {
+        Completable(raw: .empty())
+    }
+
+    /// Subscribes with closures for completion and error; `onDisposed` runs
+    /// once when the subscription ends, for any reason.
+    public func subscribe(
+        onCompleted: (() -> Void)? = nil,
+        onError: ((any Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> any Disposable {
+        source.subscribe(onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// Subscribes with one closure that receives the completable's one event.
+    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> any Disposable {
+        source.subscribe(onError: { observer(.error($0)) }, onCompleted: { observer(.completed) })
+    }
+
+    /// When this completes, continues with `second`'s element.
+    public func andThen<Result>(_ second: Single<Result>) -> Single<Result> {
+        Single(raw: thenSubscribe(second.source))
+    }
+
+    /// When this completes, continues with `second`.
+    public func andThen<Result>(_ second: Maybe<Result>) -> Maybe<Result> {
+        Maybe(raw: thenSubscribe(second.source))
+    }
+
+    /// When this completes, continues with `second`.
+    public func andThen(_ second: Completable) -> Completable {
+        Completable(raw: source.concat(second.source))
+    }
+
+    /// When this completes, continues with the observable `second`.
+    public func andThen<Result>(_ second: Observable<Result>) -> Observable<Result> {
+        thenSubscribe(second)
+    }
+
+    private func thenSubscribe<Result>(_ second: Observable<Result>) -> Observable<Result> {
+        source.map { (never: Never) -> Result in }.concat(second)
+    }
+
+    /// On error, continues with the completable `handler` returns for it.
+    public func `catch`(_ handler: @escaping (any Error) throws -> Completable) -> Completable {
+        Completable(raw: source.catch { try handler($0).source })
+    }
+
+    /// Runs side effects without changing the events.
+    public func `do`(
+        onError: ((any Error) throws -> Void)? = nil,
+        afterError: ((any Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Completable {
+        Completable(raw: source.do(
+            onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted,
+            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
+    /// Completes when every one of `sources` completed; the first error fails it.
+    public static func zip(_ sources: Completable...) -> Completable {
+        zip(sources)
+    }
+
+    /// Completes when every one of `sources` completed (at once if there are
+    /// none); the first error fails it.
+    public static func zip<C: Collection>(_ sources: C) -> Completable where C.Element == Completable {
+        Completable(raw: Observable.merge(sources.map(\.source)))
+    }
+
+    /// Subscribes to `sources` one after the other; completes after the last.
+    public static func concat(_ sources: Completable...) -> Completable {
+        Completable(raw: Observable.concat(sources.map(\.source)))
+    }
+
+    /// Subscribes to all `sources` at once; completes when all completed.
+    public static func merge(_ sources: Completable...) -> Completable {
+        zip(sources)
+    }
+}

@@ -1,0 +1,337 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
+import Tick
+
+/// Runs the async work one TestScheduler drives, one job at a time, and
+/// tells the scheduler's async `advance`/`run` when nothing is left to run.
+///
+/// Jobs arrive through `JobRouting`'s hooks and wait in one FIFO queue. A
+/// single "drain" runs them in that order: jobs for the main actor on the
+/// main dispatch queue, the others on a serial dispatch queue of this
+/// driver, never two at once. So the driver always knows whether a job is queued or
+/// running, and the order of the work it drives depends only on the order in
+/// which jobs were enqueued, never on thread timing.
+///
+/// *Quiescence* is: no job queued and none running. An async `advance`
+/// waits for it (``quiescence(budget:)``) before moving time, between every
+/// two scheduled actions and at the end.
+final class AsyncDriver: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`; `scheduler` is a
+    // weak reference (atomic on its own).
+
+    /// The scheduler this driver belongs to; the driver takes no jobs once
+    /// it is gone.
+    weak var scheduler: TestScheduler?
+
+    /// How `quiescence(budget:)` ended.
+    enum Outcome: Equatable {
+        /// Nothing left to run.
+        case quiet
+        /// More than `budget` jobs ran while waiting: something keeps itself
+        /// runnable without ever waiting on the virtual clock.
+        case budgetExceeded(Int)
+        /// A job has not finished for the stall limit of real time; the
+        /// driver gave up (see `abandon`).
+        case stalled(Duration)
+        /// The driver had already given up.
+        case abandoned
+    }
+
+    private struct Pending {
+        let job: UnownedJob
+        let toMain: Bool
+        /// The runtime's executor for a global job (main-actor jobs go to the main queue).
+        let original: JobRouting.Original?
+
+        /// Hands the job to the runtime instead of running it here.
+        func forward() {
+            if let original {
+                original(job)
+            } else {
+                RoutingMainExecutor.runOnMainQueue(job)
+            }
+        }
+    }
+
+    private let lock = Lock()
+    private var jobs: [Pending] = []
+    private var head = 0
+    /// A drain is scheduled or running.
+    private var draining = false
+    private var waiter: UnsafeContinuation<Outcome, Never>?
+    private var waiterBudget = 0
+    private var jobsWhileWaiting = 0
+    /// Jobs finished so far (the watchdog's measure of progress).
+    private var completed: UInt64 = 0
+    private var abandoned = false
+    private var serialQueue: DispatchQueue?
+    private var rootTasks: [UInt] = []
+    private var stallLimitStorage: Duration = .seconds(10)
+    // The watchdog's view.
+    private var watchedCompleted: UInt64 = 0
+    private var quietSince: ContinuousClock.Instant?
+    /// Where the test last called an async advance/run (for reports made
+    /// outside one).
+    private var lastSite: CallSite?
+    private var reportedEscape = false
+    private var watched = false
+
+    /// Makes the current task (if any) a root of this driver.
+    func attach(to scheduler: TestScheduler) {
+        self.scheduler = scheduler
+        // Outside a task (a command-line tool, a benchmark) there is nothing
+        // to drive yet: the hooks are installed at the first async use.
+        guard JobRouting.currentTaskAddress != nil else { return }
+        registerCurrentTask()
+    }
+
+    deinit {
+        JobRouting.roots.remove(tasks: rootTasks, of: self)
+    }
+
+    /// `true` while the scheduler is alive: only then are jobs routed here.
+    var isLive: Bool { scheduler != nil }
+
+    /// `true` if the runtime hooks are installed (the driver can drive anything).
+    var isActive: Bool { JobRouting.installation.isActive }
+
+    /// Makes the current task a root: every job it enqueues, and its own
+    /// jobs, are driven here.
+    func registerCurrentTask() {
+        guard isActive, let task = JobRouting.currentTaskAddress else { return }
+        if JobRouting.roots.isRoot(task: task, of: self) { return }
+        lock.withLock { rootTasks.append(task) }
+        JobRouting.roots.add(task: task, driver: self)
+    }
+
+    /// `true` if the calling code runs under this driver: inside one of its
+    /// jobs, or in one of its root tasks.
+    var isDrivingCurrentContext: Bool {
+        if let current = JobRouting.currentDriver { return current === self }
+        guard let task = JobRouting.currentTaskAddress else { return false }
+        return JobRouting.roots.isRoot(task: task, of: self)
+    }
+
+    /// The longest a single job may run (real time) before the driver gives up.
+    var stallLimit: Duration {
+        get { lock.withLock { stallLimitStorage } }
+        set { lock.withLock { stallLimitStorage = newValue } }
+    }
+
+    func noteSite(_ site: CallSite) { lock.withLock { lastSite = site } }
+
+    private var checkingAsyncStorage = false
+    /// Set while an async `run()` checks the marble expectations (the
+    /// expectations on async sequences need it).
+    var checkingAsync: Bool {
+        get { lock.withLock { checkingAsyncStorage } }
+        set { lock.withLock { checkingAsyncStorage = newValue } }
+    }
+
+    // MARK: Running jobs
+
+    func enqueue(_ job: UnownedJob, toMain: Bool, original: JobRouting.Original?) {
+        lock.lock()
+        if abandoned {
+            lock.unlock()
+            Pending(job: job, toMain: toMain, original: original).forward()
+            return
+        }
+        jobs.append(Pending(job: job, toMain: toMain, original: original))
+        if draining {
+            lock.unlock()
+            return
+        }
+        draining = true
+        let queue = serialQueueLocked()
+        lock.unlock()
+        startDrain(onMain: toMain, queue: queue)
+    }
+
+    private func serialQueueLocked() -> DispatchQueue {
+        if let serialQueue { return serialQueue }
+        let queue = DispatchQueue(label: "Tick.TestScheduler.async")
+        serialQueue = queue
+        return queue
+    }
+
+    private func startDrain(onMain: Bool, queue: DispatchQueue) {
+        (onMain ? DispatchQueue.main : queue).async { self.drain(onMain: onMain) }
+    }
+
+    /// Runs queued jobs in order while they are for this thread's kind (main
+    /// or not); hands over to the other queue when the next one is not.
+    private func drain(onMain: Bool) {
+        pthread_setspecific(JobRouting.threadKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(JobRouting.threadKey, nil) }
+        lock.lock()
+        while !abandoned, head < jobs.count {
+            let next = jobs[head]
+            if next.toMain != onMain {
+                let queue = serialQueueLocked()
+                lock.unlock()
+                startDrain(onMain: next.toMain, queue: queue)
+                return
+            }
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            lock.unlock()
+            next.job.runSynchronously(on: next.toMain ? RoutingMainExecutor.reference : JobRouting.genericExecutor)
+            lock.lock()
+            completed &+= 1
+            if waiter != nil {
+                jobsWhileWaiting += 1
+                if jobsWhileWaiting > waiterBudget, let waiting = waiter {
+                    waiter = nil
+                    let ran = jobsWhileWaiting
+                    lock.unlock()
+                    waiting.resume(returning: .budgetExceeded(ran))
+                    lock.lock()
+                }
+            }
+        }
+        draining = false
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        waiting?.resume(returning: abandoned ? .abandoned : .quiet)
+    }
+
+    // MARK: Quiescence
+
+    /// Returns once no job of this driver is queued or running (the caller's
+    /// own job excepted: it is the one waiting).
+    ///
+    /// - Parameter budget: the most jobs that may run while waiting; past it
+    ///   the wait ends with `.budgetExceeded`.
+    func quiescence(budget: Int, isolation: isolated (any Actor)? = #isolation) async -> Outcome {
+        lock.lock()
+        if abandoned {
+            lock.unlock()
+            return .abandoned
+        }
+        // Inside one of this driver's jobs with nothing queued, the caller
+        // is the only work there is: already quiescent.
+        if head == jobs.count && (!draining || JobRouting.currentDriver === self) {
+            lock.unlock()
+            return .quiet
+        }
+        lock.unlock()
+        return await withUnsafeContinuation(isolation: isolation) { continuation in
+            lock.lock()
+            if abandoned {
+                lock.unlock()
+                continuation.resume(returning: .abandoned)
+                return
+            }
+            if head == jobs.count && !draining {
+                lock.unlock()
+                continuation.resume(returning: .quiet)
+                return
+            }
+            waiter = continuation
+            waiterBudget = budget
+            jobsWhileWaiting = 0
+            let watch = !watched
+            watched = true
+            lock.unlock()
+            if watch { Watchdog.shared.watch(self) }
+        }
+    }
+
+    // MARK: Stalls
+
+    /// Called by the watchdog: gives up if a wait has seen no job finish for
+    /// the stall limit.
+    fileprivate func checkStall(now: ContinuousClock.Instant) {
+        lock.lock()
+        guard waiter != nil, !abandoned else {
+            quietSince = nil
+            lock.unlock()
+            return
+        }
+        if completed != watchedCompleted || quietSince == nil {
+            watchedCompleted = completed
+            quietSince = now
+            lock.unlock()
+            return
+        }
+        guard let since = quietSince, now - since >= stallLimitStorage else {
+            lock.unlock()
+            return
+        }
+        // Give up: from now on every job goes straight to the runtime's
+        // executors, starting with the queued ones, so the test can go on
+        // (and fail) instead of hanging behind the stuck job.
+        abandoned = true
+        let waiting = waiter
+        waiter = nil
+        let queued = jobs[head...]
+        jobs = []
+        head = 0
+        let limit = stallLimitStorage
+        lock.unlock()
+        for pending in queued { pending.forward() }
+        waiting?.resume(returning: .stalled(limit))
+    }
+
+    /// Reports, once per scheduler, a virtual-clock sleep made by a task this
+    /// driver does not drive.
+    func reportEscapedSleep() {
+        let site = lock.withLock { () -> CallSite?? in
+            if reportedEscape { return .none }
+            reportedEscape = true
+            return .some(lastSite)
+        }
+        guard case .some(let known) = site else { return }
+        TestFailureReporter.fail(
+            "A task slept on TestScheduler.virtualClock while running outside the scheduler's control (it was started before the TestScheduler was created, by a task the scheduler does not drive, on a custom executor, or it was woken by a real clock, a DispatchQueue or I/O). Its wake-ups are not part of the quiescence that async advance/run wait for, so the test races with it. Create the TestScheduler first, in the test, and replace real clocks and queues with the virtual clock and the scheduler (see Docs/AsyncAwait.md).",
+            at: known ?? CallSite())
+    }
+}
+
+/// Checks every 100 ms (real time) whether a driver is stuck waiting behind a
+/// job that never ends. One timer for the process, started with the first
+/// TestScheduler.
+final class Watchdog: @unchecked Sendable {
+    // @unchecked: `drivers` is guarded by `lock`; `timer` is set once in init.
+    static let shared = Watchdog()
+
+    private let lock = Lock()
+    private var drivers: [Weak] = []
+    private var timer: (any DispatchSourceTimer)?
+
+    private struct Weak {
+        weak var driver: AsyncDriver?
+    }
+
+    private init() {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Tick.TestScheduler.watchdog"))
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    func watch(_ driver: AsyncDriver) {
+        lock.withLock { drivers.append(Weak(driver: driver)) }
+    }
+
+    private func tick() {
+        let live = lock.withLock { () -> [AsyncDriver] in
+            drivers.removeAll { $0.driver == nil }
+            return drivers.compactMap(\.driver)
+        }
+        let now = ContinuousClock.now
+        for driver in live { driver.checkStall(now: now) }
+    }
+}

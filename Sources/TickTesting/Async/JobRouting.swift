@@ -1,0 +1,200 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
+import Synchronization
+import Tick
+
+// How a TestScheduler sees the async work it drives (Docs/AsyncAwait.md,
+// "How quiescence works").
+//
+// The Concurrency runtime lets a process see two kinds of jobs:
+// - every job headed for the global concurrent executor (tasks without an
+//   actor, default actors) passes through `swift_task_enqueueGlobal_hook`;
+// - the main actor's executor is whatever `swift_task_getMainExecutor`
+//   returns, and `swift_task_getMainExecutor_hook` can change it. (Since Swift
+//   6.2 the runtime sends main-actor jobs straight to the main dispatch queue,
+//   without `swift_task_enqueueMainExecutor_hook`, which Tick installs too for
+//   the runtimes that still call it.) Tick makes it `RoutingMainExecutor`: an
+//   executor that runs every job on the main dispatch queue, exactly like the
+//   default one, but sees each job first.
+// Tick installs these hooks once, the first time a TestScheduler is created
+// inside a task. For each job it asks: was it enqueued by work a
+// TestScheduler drives? If so, the job goes to that scheduler's
+// `AsyncDriver`, which runs it itself (so it knows when it ends); otherwise it
+// goes on to the runtime's own executor (the main queue for main-actor jobs),
+// untouched.
+//
+// A job belongs to a driver when
+// - it is enqueued from inside a job that driver is running (a thread-local
+//   says which driver's job the thread is running), or
+// - it is enqueued by, or is, a "root" task of the driver: the task that
+//   created the TestScheduler, or that used its async API (`virtualClock`,
+//   an async `advance`/`run`, `expect(asyncSequence)`).
+// Both stop the moment the TestScheduler is deallocated.
+
+enum JobRouting {
+    typealias Original = @convention(thin) (UnownedJob) -> Void
+    typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+    typealias GetMainExecutor = @convention(thin) () -> UnownedSerialExecutor
+    typealias GetMainExecutorHook = @convention(thin) (GetMainExecutor) -> UnownedSerialExecutor
+
+    /// The hooks that were installed before Tick's (called for jobs Tick does
+    /// not take), and whether Tick's hooks are in place.
+    struct Installation: @unchecked Sendable {
+        // @unchecked: thin function pointers, written once before the hooks
+        // go live and read-only afterwards (a `static let`, so every reader
+        // synchronizes with its initialization).
+        let previousGlobal: Hook?
+        let previousMain: Hook?
+        let isActive: Bool
+    }
+
+    /// Installs the hooks (once per process).
+    static let installation: Installation = {
+        guard let handle = dlopen(nil, RTLD_NOW),
+            let global = dlsym(handle, "swift_task_enqueueGlobal_hook"),
+            let main = dlsym(handle, "swift_task_enqueueMainExecutor_hook"),
+            let getMain = dlsym(handle, "swift_task_getMainExecutor_hook")
+        else {
+            return Installation(previousGlobal: nil, previousMain: nil, isActive: false)
+        }
+        let globalHook = global.assumingMemoryBound(to: Hook?.self)
+        let mainHook = main.assumingMemoryBound(to: Hook?.self)
+        let getMainHook = getMain.assumingMemoryBound(to: GetMainExecutorHook?.self)
+        let installation = Installation(
+            previousGlobal: globalHook.pointee, previousMain: mainHook.pointee, isActive: true)
+        globalHook.pointee = { job, original in JobRouting.route(job, original, toMain: false) }
+        mainHook.pointee = { job, original in JobRouting.route(job, original, toMain: true) }
+        getMainHook.pointee = { _ in RoutingMainExecutor.reference }
+        return installation
+    }()
+
+    /// A main-actor job that reached `RoutingMainExecutor`.
+    static func routeMain(_ job: UnownedJob) {
+        if let driver = driver(for: job) {
+            driver.enqueue(job, toMain: true, original: nil)
+        } else {
+            RoutingMainExecutor.runOnMainQueue(job)
+        }
+    }
+
+    private static func route(_ job: UnownedJob, _ original: Original, toMain: Bool) {
+        if let driver = driver(for: job) {
+            driver.enqueue(job, toMain: toMain, original: original)
+            return
+        }
+        let previous = toMain ? installation.previousMain : installation.previousGlobal
+        if let previous {
+            previous(job, original)
+        } else {
+            original(job)
+        }
+    }
+
+    // MARK: Which driver a job belongs to
+
+    /// The thread-local slot naming the driver whose job the thread is running.
+    static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The driver whose job the current thread is running, if any (alive or not).
+    static var currentDriver: AsyncDriver? {
+        guard let raw = pthread_getspecific(threadKey) else { return nil }
+        return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// The driver that owns `job`: see the comment at the top of this file.
+    static func driver(for job: UnownedJob) -> AsyncDriver? {
+        if let driver = currentDriver, driver.isLive { return driver }
+        guard roots.count.load(ordering: .acquiring) > 0 else { return nil }
+        return roots.driver(task: currentTaskAddress, job: address(of: job))
+    }
+
+    /// The current task's address (a task is its own first job).
+    static var currentTaskAddress: UInt? {
+        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    }
+
+    static func address(of job: UnownedJob) -> UInt { unsafeBitCast(job, to: UInt.self) }
+
+    /// The root tasks of every live driver.
+    static let roots = Roots()
+
+    final class Roots: @unchecked Sendable {
+        // @unchecked: `drivers` is guarded by `lock`; `count` is atomic.
+        private let lock = Lock()
+        private var drivers: [UInt: Weak] = [:]
+        let count = Atomic<Int>(0)
+
+        struct Weak {
+            weak var driver: AsyncDriver?
+        }
+
+        /// Makes `task` a root of `driver` (replacing any earlier driver).
+        func add(task: UInt, driver: AsyncDriver) {
+            lock.withLock {
+                drivers[task] = Weak(driver: driver)
+                count.store(drivers.count, ordering: .releasing)
+            }
+        }
+
+        /// Forgets the roots of `driver`.
+        func remove(tasks: [UInt], of driver: AsyncDriver) {
+            lock.withLock {
+                for task in tasks where drivers[task].map({ $0.driver == nil || $0.driver === driver }) ?? false {
+                    drivers[task] = nil
+                }
+                count.store(drivers.count, ordering: .releasing)
+            }
+        }
+
+        func driver(task: UInt?, job: UInt) -> AsyncDriver? {
+            let found = lock.withLock { () -> AsyncDriver? in
+                if let task, let driver = drivers[task]?.driver { return driver }
+                return drivers[job]?.driver
+            }
+            guard let found, found.isLive else { return nil }
+            return found
+        }
+
+        func isRoot(task: UInt, of driver: AsyncDriver) -> Bool {
+            lock.withLock { drivers[task]?.driver === driver }
+        }
+    }
+
+    /// The serial executor reference of "no particular executor" (the
+    /// runtime's generic executor, which is what the global executor runs
+    /// its jobs on): both words zero.
+    static let genericExecutor: UnownedSerialExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+}
+
+/// The main actor's executor once Tick's hooks are installed (see the top of
+/// this file): runs every job on the main dispatch queue, like the default
+/// main executor, after letting `JobRouting` hand the jobs of driven work to
+/// their `AsyncDriver` (which also runs them on the main queue).
+final class RoutingMainExecutor: SerialExecutor {
+    static let shared = RoutingMainExecutor()
+    static let reference = UnownedSerialExecutor(ordinary: shared)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        JobRouting.routeMain(UnownedJob(job))
+    }
+
+    /// Runs `job` as a main-actor job, after everything already on the main queue.
+    static func runOnMainQueue(_ job: UnownedJob) {
+        DispatchQueue.main.async { job.runSynchronously(on: reference) }
+    }
+
+    /// Main-actor code runs on the main queue: anything else is not isolated.
+    func checkIsolated() {
+        dispatchPrecondition(condition: .onQueue(.main))
+    }
+}

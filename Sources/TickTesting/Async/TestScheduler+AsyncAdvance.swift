@@ -1,0 +1,177 @@
+@_spi(TickInternals) import Tick
+
+// Driving a TestScheduler from async tests: the async overloads of advance,
+// run and flush. Same rules as the synchronous ones, plus quiescence: before
+// moving time, after every scheduled action and at the end, they wait until
+// the async work the scheduler drives has nothing left to run (see
+// `AsyncDriver` and Docs/AsyncAwait.md).
+
+extension TestScheduler {
+    /// Moves the clock forward by `duration`, running everything due
+    /// meanwhile, and letting the async work it wakes run until it waits
+    /// again after each action.
+    public func advance(
+        by duration: Duration,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard duration >= .zero else {
+            TestFailureReporter.fail(
+                "advance(by: \(duration.exactDescription)) would move time backwards; virtual time never goes backwards. Nothing was run.",
+                at: site)
+            return
+        }
+        await advanceDrivingAsyncWork(
+            toInstant: now + duration, described: "advance(by: \(duration.exactDescription))", site: site)
+    }
+
+    /// Moves the clock forward by `frames` frames, letting the async work run
+    /// to quiescence after each action.
+    public func advance(
+        by frames: Int,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await advance(by: frame * frames, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Runs everything due up to and including frame time `time`, letting the
+    /// async work run to quiescence after each action, then sets the clock to `time`.
+    public func advance(
+        to time: TestTime,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await advanceDrivingAsyncWork(
+            toInstant: instant(for: time), described: "advance(to: \(time))",
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Runs everything due up to and including the instant `time` (async).
+    public func advance(
+        to time: SchedulerInstant,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await advanceDrivingAsyncWork(
+            toInstant: time, described: "advance(to: \(time))",
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Runs scheduled work and the async work it wakes until nothing is
+    /// pending and nothing can run (within the step budget), then checks the
+    /// pending marble expectations, including those on async sequences.
+    public func run(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        await advanceDrivingAsyncWork(toInstant: nil, described: "run()", site: site)
+        asyncDriver.checkingAsync = true
+        marbleExpectations.checkAll()
+        asyncDriver.checkingAsync = false
+        // The checks' clean-up cancels the tasks of async expectations: let
+        // them finish before returning.
+        _ = await asyncDriver.quiescence(budget: stepBudget)
+    }
+
+    /// The async ``run(fileID:filePath:line:column:isolation:)`` (the RxJS name).
+    public func flush(
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await run(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    func advanceDrivingAsyncWork(
+        toInstant target: SchedulerInstant?, described: String, site: CallSite,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        let driver = asyncDriver
+        driver.registerCurrentTask()
+        driver.noteSite(site)
+        guard driver.isActive else {
+            TestFailureReporter.fail(
+                "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",
+                at: site)
+            advance(toInstant: target, described: described, site: site)
+            return
+        }
+        lock.lock()
+        if state.isAdvancing {
+            lock.unlock()
+            TestFailureReporter.fail(
+                "\(described) was called while this TestScheduler is already advancing (from one of its actions, from the async work it drives, or from a second task); only the test drives virtual time. Ignored.",
+                at: site)
+            return
+        }
+        if let target, target.offset < state.current {
+            let now = state.current
+            lock.unlock()
+            TestFailureReporter.fail(
+                "\(described) is in the past (now is \(testTime(for: SchedulerInstant(offset: now)))); virtual time never goes backwards. Ignored.",
+                at: site)
+            return
+        }
+        state.isAdvancing = true
+        state.stopRequested = false
+        let budget = state.budget
+        let limit = target?.offset
+        lock.unlock()
+
+        var steps = 0
+        var exceeded = false
+        var outcome = await driver.quiescence(budget: budget)
+        lock.lock()
+        while outcome == .quiet && !state.stopRequested {
+            if steps == budget {
+                exceeded = state.hasRunnable(notAfter: limit)
+                if exceeded { break }
+            }
+            guard let action = state.takeNext(notAfter: limit) else { break }
+            steps += 1
+            lock.unlock()
+            counter.decrement()
+            action()
+            outcome = await driver.quiescence(budget: budget)
+            lock.lock()
+        }
+        let finished = outcome == .quiet && !exceeded && !state.stopRequested
+        if let limit, finished, limit > state.current { state.current = limit }
+        state.isAdvancing = false
+        state.stopRequested = false
+        let (pending, now) = (state.pending, state.current)
+        lock.unlock()
+        let time = testTime(for: SchedulerInstant(offset: now))
+        if exceeded {
+            TestFailureReporter.fail(
+                "\(described) stopped after \(budget) actions, the step budget, with \(pending) still pending at \(time). An endless timer or a source that reschedules itself? Advance to a fixed time, dispose it, or raise TestScheduler.stepBudget.",
+                at: site)
+        }
+        switch outcome {
+        case .quiet:
+            break
+        case .budgetExceeded(let jobs):
+            TestFailureReporter.fail(
+                "\(described) stopped at \(time): the async work it drives ran \(jobs) jobs without becoming quiescent (the step budget is \(budget)). A loop that never waits on the virtual clock, such as `while true { await Task.yield() }`? Make it wait on scheduler.virtualClock, or raise TestScheduler.stepBudget.",
+                at: site)
+        case .stalled(let limit):
+            TestFailureReporter.fail(
+                "\(described) stopped at \(time): a job of the async work it drives has not finished for \(limit.exactDescription) of real time (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence.",
+                at: site)
+        case .abandoned:
+            TestFailureReporter.fail(
+                "\(described): this TestScheduler stopped driving its async work after an earlier stall (see the earlier failure); time was advanced without waiting for async work.",
+                at: site)
+        }
+    }
+
+    /// The longest one job of the async work this scheduler drives may run,
+    /// in real time, before an async `advance`/`run` gives up on it with a
+    /// failure instead of hanging (10 seconds by default).
+    public var asyncStallLimit: Duration {
+        get { asyncDriver.stallLimit }
+        set { asyncDriver.stallLimit = newValue }
+    }
+}

@@ -1,0 +1,132 @@
+import Tick
+
+extension TestScheduler {
+    /// A `Clock` on this scheduler's virtual time, for code written against
+    /// `any Clock<Duration>`: give it `ContinuousClock()` in production and
+    /// `scheduler.virtualClock` in tests.
+    ///
+    /// Reading it also makes the current task one that the scheduler drives
+    /// (see Docs/AsyncAwait.md): tasks it starts afterwards are part of the
+    /// quiescence of the async `advance`/`run`.
+    public var virtualClock: VirtualClock {
+        asyncDriver.registerCurrentTask()
+        return VirtualClock(scheduler: self)
+    }
+
+    /// A `Clock` whose time is a ``TestScheduler``'s virtual time.
+    ///
+    /// ## Rules
+    /// - ``now`` is the scheduler's ``TestScheduler/now``: the same instants
+    ///   as every Rx operator on the scheduler.
+    /// - A sleep is an entry on the scheduler's heap, like any scheduled
+    ///   action, due at its deadline and ordered with every other entry by
+    ///   (due time, order of scheduling). When `advance`/`run` reaches it, the
+    ///   sleeping task resumes, and (with an async `advance`/`run`) runs until
+    ///   it waits again before the next entry runs.
+    /// - A deadline at or before ``now`` returns at once, without suspending
+    ///   and without waiting for the scheduler (there is nothing to wait for:
+    ///   time never goes back). A task that is already cancelled throws
+    ///   `CancellationError` instead, for any deadline.
+    /// - Cancelling the sleeping task resumes it at once, in the canceller's
+    ///   turn, with `CancellationError`, and removes the entry (it no longer
+    ///   counts in ``TestScheduler/pendingCount``).
+    /// - A pending sleep counts as a pending scheduled item for
+    ///   `.checksResourceLeaks`. If the scheduler is deallocated first, the
+    ///   sleep throws `CancellationError`.
+    /// - Tolerance is ignored: virtual time is exact.
+    public struct VirtualClock: Clock {
+        /// Instants are the scheduler's instants.
+        public typealias Instant = SchedulerInstant
+
+        /// The scheduler whose time this clock reads.
+        public let scheduler: TestScheduler
+
+        /// The scheduler's current virtual time.
+        public var now: SchedulerInstant { scheduler.now }
+
+        /// Zero: virtual time is exact to the attosecond.
+        public var minimumResolution: Duration { .zero }
+
+        /// Suspends until the scheduler's time reaches `deadline` (see the
+        /// rules above).
+        public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
+            try Task.checkCancellation()
+            let driver = scheduler.asyncDriver
+            if driver.isActive && !driver.isDrivingCurrentContext { driver.reportEscapedSleep() }
+            guard deadline > scheduler.now else { return }
+            let sleeper = Sleeper()
+            try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { continuation in
+                    sleeper.start(continuation, on: scheduler, until: deadline)
+                }
+            } onCancel: {
+                sleeper.cancel()
+            }
+        }
+    }
+}
+
+/// One pending virtual sleep: its continuation and its heap entry, resumed
+/// exactly once (by the entry, by cancellation, or when released unresumed).
+final class Sleeper: @unchecked Sendable {
+    // @unchecked: `state` is guarded by `lock`.
+    private enum State {
+        case starting
+        case sleeping(UnsafeContinuation<Void, any Error>, ScheduledEntry)
+        case cancelledEarly
+        case finished
+    }
+
+    private let lock = Lock()
+    private var state = State.starting
+
+    /// Schedules the wake-up. The order of locks is this sleeper's, then the
+    /// scheduler's; nothing takes them the other way round.
+    func start(_ continuation: UnsafeContinuation<Void, any Error>, on scheduler: TestScheduler, until deadline: SchedulerInstant) {
+        lock.lock()
+        guard case .starting = state else {
+            state = .finished
+            lock.unlock()
+            continuation.resume(throwing: CancellationError())
+            return
+        }
+        let entry = scheduler.enqueue(due: deadline) { [self] in wake() }
+        state = .sleeping(continuation, entry)
+        lock.unlock()
+    }
+
+    private func wake() {
+        lock.lock()
+        guard case .sleeping(let continuation, _) = state else {
+            lock.unlock()
+            return
+        }
+        state = .finished
+        lock.unlock()
+        continuation.resume()
+    }
+
+    func cancel() {
+        lock.lock()
+        switch state {
+        case .starting:
+            state = .cancelledEarly
+            lock.unlock()
+        case .sleeping(let continuation, let entry):
+            state = .finished
+            lock.unlock()
+            entry.dispose()
+            continuation.resume(throwing: CancellationError())
+        case .cancelledEarly, .finished:
+            lock.unlock()
+        }
+    }
+
+    deinit {
+        // Released with the scheduler's heap while still asleep: the task
+        // must not hang forever.
+        if case .sleeping(let continuation, _) = state {
+            continuation.resume(throwing: CancellationError())
+        }
+    }
+}
