@@ -56,13 +56,16 @@ extension ObservableType {
         mode: MergeMode, _ selector: @escaping (Element) throws -> Inner
     ) -> Observable<Inner.Element> {
         let source = asObservable()
-        return Observable { observer in
-            let sink = MergeSink<Element, Inner.Element>(downstream: observer, mode: mode) {
-                try selector($0).asObservable()
-            }
+        let select: (Element) throws -> Observable<Inner.Element> = { try selector($0).asObservable() }
+        let subscribe: (AnyObserver<Inner.Element>) -> any Disposable = { observer in
+            let sink = MergeSink<Element, Inner.Element>(downstream: observer, mode: mode, selector: select)
             sink.run(source)
             return sink
         }
+        guard case .merge(let limit) = mode, limit == .max else { return Observable(subscribe) }
+        // A `flatMap`/`merge` returned as an inner sequence of another one
+        // is taken over by it (see `MergeSources`).
+        return Observable(subscribe, nesting: MergeSources<Inner.Element>(.outer { host in host.spliceOuter(source, select) }))
     }
 }
 
@@ -127,20 +130,23 @@ extension Observable {
     /// current-thread trampoline: a long chain does not recurse, and a
     /// downstream `take` stops an endless one.
     public static func concat<S: Sequence>(_ sources: S) -> Observable<Element> where S.Element == Observable<Element> {
-        Observable { observer in
-            let sink = ConcatSink(downstream: observer, iterator: sources.makeIterator())
-            sink.moveNext()
-            return sink
-        }
+        Observable(
+            { observer in
+                let sink = ConcatSink(downstream: observer, iterator: sources.makeIterator())
+                sink.moveNext()
+                return sink
+            }, nesting: ConcatSources<Element> { AnyIterator(sources.makeIterator()) })
     }
 
     private static func run(_ sources: [Observable<Element>], maxConcurrent: Int) -> Observable<Element> {
-        Observable { observer in
+        let subscribe: (AnyObserver<Element>) -> any Disposable = { observer in
             let sink = MergeSink<Observable<Element>, Element>(
                 downstream: observer, mode: .merge(maxConcurrent: maxConcurrent)) { $0 }
             sink.run(sources: sources)
             return sink
         }
+        guard maxConcurrent == .max else { return Observable(subscribe) }
+        return Observable(subscribe, nesting: MergeSources<Element>(.inners(sources)))
     }
 }
 
@@ -156,7 +162,55 @@ extension ObservableType {
     }
 }
 
-final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendable {
+// MARK: Nested concat, flatMap and merge
+//
+// `concat(a, concat(b, …))`, `merge(a, merge(b, …))` and
+// `x.flatMap { _ in y.flatMap { … } }` nested 10,000 deep would deliver every
+// event through one sink per level, recursing once per level (issue 16,
+// item 3). Instead, such an observable records its sources (`nesting`), and
+// when the same operator meets it as one of its own sources (directly, with
+// no other operator in between), it takes those sources over: one sink for
+// the whole nest, with the same events in the same order, the same
+// subscriptions made at the same moments, and the same trampoline steps.
+// Limits that remain: Docs/Operators.md, "Limits".
+
+/// The sources of a `concat` or `flatMap`/`merge` observable, recorded on it
+/// (`Observable.nesting`).
+@usableFromInline
+class NestedSources {}
+
+/// A `concat`'s sources: each subscription makes its own iterator.
+final class ConcatSources<Element>: NestedSources {
+    let makeIterator: () -> AnyIterator<Observable<Element>>
+
+    init(_ makeIterator: @escaping () -> AnyIterator<Observable<Element>>) {
+        self.makeIterator = makeIterator
+    }
+}
+
+/// The sources of a `flatMap`/`merge` with no concurrency limit.
+final class MergeSources<Element>: NestedSources {
+    enum Parts {
+        /// `source.flatMap(selector)`: subscribes its source into a host.
+        case outer((any MergeHost<Element>) -> Void)
+        /// `Observable.merge(sources)`.
+        case inners([Observable<Element>])
+    }
+
+    let parts: Parts
+
+    init(_ parts: Parts) { self.parts = parts }
+}
+
+/// A merging sink that can take over the source of a nested `flatMap`.
+protocol MergeHost<Output>: AnyObject {
+    associatedtype Output
+    /// Subscribes `source` as one more outer sequence, in place of the
+    /// inner sequence being subscribed (the nested `flatMap`).
+    func spliceOuter<Source>(_ source: Observable<Source>, _ selector: @escaping (Source) throws -> Observable<Output>)
+}
+
+final class MergeSink<Input, Output>: SerializingSink<Output>, MergeHost, @unchecked Sendable {
     private let mode: MergeMode
     private let selector: (Input) throws -> Observable<Output>
     private let outer = SingleAssignmentDisposable()
@@ -164,7 +218,9 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
     private let latestInner = SerialDisposable()
     // Guarded by `lock`:
     private var active = 0
-    private var outerDone = false
+    /// Outer sequences not yet completed: the source, and the sources of
+    /// nested `flatMap`s taken over (see `spliceOuter`).
+    private var openOuters = 0
     private var waiting = FIFOQueue<Observable<Output>>()
     private var generation: UInt64 = 0
     /// Queued sources whose turn has come, and whether a call is already
@@ -180,6 +236,7 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
     }
 
     func run<Source: ObservableType>(_ source: Source) where Source.Element == Input {
+        lock.withLock { openOuters = 1 }
         outer.setDisposable(source.subscribe(AnyObserver(eventHandler: on)))
     }
 
@@ -190,7 +247,6 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
         if case .merge(let maxConcurrent) = mode { limit = maxConcurrent }
         let now = sources.prefix(limit)
         lock.withLock {
-            outerDone = true
             active = now.count
             for source in now { ready.append(source) }
             for source in sources.dropFirst(now.count) { waiting.append(source) }
@@ -250,14 +306,22 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
             locked { enqueueLocked(.error(error)) }
         case .completed:
             locked {
-                outerDone = true
-                if active == 0 && waiting.isEmpty { enqueueLocked(.completed) }
+                openOuters -= 1
+                if active == 0 && openOuters == 0 && waiting.isEmpty { enqueueLocked(.completed) }
             }
             outer.dispose()
         }
     }
 
     private func subscribeInner(_ inner: Observable<Output>, generation: UInt64) {
+        if case .merge(let limit) = mode, limit == .max, let nested = inner.nesting as? MergeSources<Output> {
+            // Inside a trampoline, as subscribing the nested observable would be.
+            switch nested.parts {
+            case .outer(let splice): CurrentThreadScheduler.trampolined { splice(self) }
+            case .inners(let sources): CurrentThreadScheduler.trampolined { spliceInners(sources) }
+            }
+            return
+        }
         let subscription = SingleAssignmentDisposable()
         if case .latest = mode {
             latestInner.disposable = subscription
@@ -270,6 +334,64 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
         subscription.setDisposable(inner.subscribe(AnyObserver { [self] event in
             onInner(event, generation: generation, key: key, subscription: subscription)
         }))
+    }
+
+    func spliceOuter<Source>(_ source: Observable<Source>, _ selector: @escaping (Source) throws -> Observable<Output>) {
+        // What the nested flatMap's own sink would do, in this sink: its
+        // source counts as an outer sequence instead of one inner sequence.
+        lock.withLock {
+            openOuters += 1
+            active -= 1
+        }
+        let subscription = SingleAssignmentDisposable()
+        guard let key = group.insert(subscription) else { return }
+        subscription.setDisposable(source.subscribe(AnyObserver { [self] event in
+            switch event {
+            case .next(let element):
+                guard !isDisposed else { return }
+                let inner: Observable<Output>
+                do { inner = try selector(element) } catch {
+                    locked { enqueueLocked(.error(error)) }
+                    return
+                }
+                lock.withLock { active += 1 }
+                subscribeInner(inner, generation: 0)
+            case .error(let error):
+                locked { enqueueLocked(.error(error)) }
+            case .completed:
+                locked {
+                    openOuters -= 1
+                    if active == 0 && openOuters == 0 { enqueueLocked(.completed) }
+                }
+                group.remove(for: key)
+            }
+        }))
+    }
+
+    /// Subscribes `sources` (a nested `merge`'s) in place of the inner
+    /// sequence being subscribed, in order, taking over nested `merge`s
+    /// among them with a loop rather than recursion.
+    private func spliceInners(_ sources: [Observable<Output>]) {
+        var pending: [Observable<Output>] = sources.reversed()
+        replaceInner(by: sources.count)
+        while let source = pending.popLast() {
+            guard !isDisposed else { return }
+            if let nested = source.nesting as? MergeSources<Output>, case .inners(let parts) = nested.parts {
+                replaceInner(by: parts.count)
+                pending.append(contentsOf: parts.reversed())
+                continue
+            }
+            subscribeInner(source, generation: 0)
+        }
+    }
+
+    /// Counts `count` inner sequences in place of one; with none, that one
+    /// has completed.
+    private func replaceInner(by count: Int) {
+        locked {
+            active += count - 1
+            if active == 0 && openOuters == 0 { enqueueLocked(.completed) }
+        }
     }
 
     private func onInner(
@@ -288,7 +410,7 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, @unchecked Sendab
                     startNext = true
                 } else {
                     active -= 1
-                    if active == 0 && outerDone { enqueueLocked(.completed) }
+                    if active == 0 && openOuters == 0 { enqueueLocked(.completed) }
                 }
             }
             return true
@@ -315,6 +437,9 @@ where Iterator.Element == Observable<Element> {
     /// Touched only by `moveNext`, whose calls never overlap: each one is
     /// made by the completion of the source the previous one subscribed.
     private var iterator: Iterator
+    /// The iterators of nested `concat`s taken over, innermost last (also
+    /// touched only by `moveNext`).
+    private var nested: [AnyIterator<Observable<Element>>] = []
     private let current = SerialDisposable()
     private let lock = Lock()
     /// Guarded by `lock`: `moveNext` is subscribing a source.
@@ -334,9 +459,31 @@ where Iterator.Element == Observable<Element> {
     /// disposal reaches this sink only once the subscription returned).
     func moveNext() {
         guard !isDisposed else { return }
-        guard let source = iterator.next() else {
-            forwardCompleted()
-            return
+        var source: Observable<Element>
+        var entered = false
+        while true {
+            if nested.isEmpty {
+                guard let next = iterator.next() else {
+                    forwardCompleted()
+                    return
+                }
+                source = next
+            } else if let next = nested[nested.count - 1].next() {
+                source = next
+            } else {
+                nested.removeLast()
+                if entered {
+                    // An empty nested concat completes while it is being
+                    // subscribed: the next source comes after a trampoline step.
+                    CurrentThreadScheduler.instance.schedule { [self] in moveNext() }
+                    return
+                }
+                continue
+            }
+            guard let sources = source.nesting as? ConcatSources<Element> else { break }
+            // A nested concat: its sources are this sink's next ones.
+            nested.append(sources.makeIterator())
+            entered = true
         }
         let subscription = SingleAssignmentDisposable()
         current.disposable = subscription

@@ -35,48 +35,30 @@ final class LiftSink<Output>: Sink<Output>, @unchecked Sendable {
 // and releasing a chain of 100,000 `map`s never recurses per stage (issue 16,
 // item 3; the limits that remain are in Docs/Operators.md, "Limits").
 
-/// One element-wise stage of a chain, and the stages below it.
+/// One element-wise stage of a chain, and the stages below it. (Abstract:
+/// ``MapStage`` and ``CompactMapStage`` are the stages; one allocation per
+/// operator applied, none per subscription while the chain is short.)
 @usableFromInline
-final class ElementStages {
+class ElementStages {
     /// Past this many consecutive stages, the chain runs as one fused sink.
     @usableFromInline static var fusionDepth: Int { 32 }
 
     /// The stage below this one; nil for the first stage over the source.
-    private var previous: ElementStages?
-    /// Subscribes to the source under the first stage (set on the first stage only).
-    let subscribeSource: ((@escaping (Event<Any>) -> Void) -> any Disposable)?
-    /// This stage: an element in, the element out, or nil to drop it.
-    let apply: (Any) throws -> Any?
+    fileprivate final var previous: ElementStages?
     /// The number of stages down to and including the first one.
-    @usableFromInline let depth: Int
+    @usableFromInline final let depth: Int
 
     @usableFromInline
-    init<Input, Output>(over source: Observable<Input>, _ stage: @escaping (Input) throws -> Output?) {
-        if let below = source.stages {
-            previous = below
-            subscribeSource = nil
-            depth = below.depth + 1
-        } else {
-            previous = nil
-            subscribeSource = { handler in
-                source.subscribe(
-                    AnyObserver<Input>(eventHandler: { event in
-                        switch event {
-                        case .next(let element): handler(.next(element as Any))
-                        case .error(let error): handler(.error(error))
-                        case .completed: handler(.completed)
-                        }
-                    }))
-            }
-            depth = 1
-        }
-        apply = { value in
-            // The stage below produced an `Input` (the chain is built typed);
-            // `as Any` keeps an optional element boxed as one.
-            guard let input = value as? Input, let output = try stage(input) else { return nil }
-            return .some(output as Any)
-        }
+    init(previous: ElementStages?) {
+        self.previous = previous
+        self.depth = (previous?.depth ?? 0) + 1
     }
+
+    /// This stage: an element in (as `Any`), the element out, or nil to drop it.
+    func apply(_ value: Any) throws -> Any? { nil }
+
+    /// On the first stage: subscribes `handler` to the source.
+    func subscribeSource(_ handler: @escaping (Event<Any>) -> Void) -> (any Disposable)? { nil }
 
     /// Released iteratively: a chain of 100,000 stages must not recurse in
     /// deinitializers either.
@@ -90,33 +72,91 @@ final class ElementStages {
     }
 
     /// Subscribes `observer` to the whole chain with one sink.
-    func subscribeFused<Output>(_ observer: AnyObserver<Output>) -> any Disposable {
-        var chain: [(Any) throws -> Any?] = []
+    final func subscribeFused<Output>(_ observer: AnyObserver<Output>) -> any Disposable {
+        var chain: [ElementStages] = []
         chain.reserveCapacity(depth)
         var node: ElementStages? = self
-        var subscribe: ((@escaping (Event<Any>) -> Void) -> any Disposable)?
         while let current = node {
-            chain.append(current.apply)
-            subscribe = current.subscribeSource
+            chain.append(current)
             node = current.previous
         }
         chain.reverse()
         let sink = FusedStagesSink(downstream: observer, stages: chain)
-        if let subscribe { sink.setUpstream(subscribe(sink.on)) }
+        if let subscription = chain.first?.subscribeSource(sink.on) { sink.setUpstream(subscription) }
         return sink
     }
 }
 
-extension Observable {
-    /// The observable of an element-wise stage over `source`: `shallow` (the
-    /// operator's own sink) while the chain is short, one fused sink for the
-    /// whole chain once it is longer than `ElementStages.fusionDepth`.
+/// A stage whose input elements are `Input`: holds the source when it is the
+/// first stage.
+@usableFromInline
+class TypedStage<Input>: ElementStages {
+    /// The source, on the first stage only.
+    private let source: Observable<Input>?
+
     @usableFromInline
-    static func stage<Input>(
-        over source: Observable<Input>, _ stage: @escaping (Input) throws -> Element?,
-        shallow: @escaping (AnyObserver<Element>) -> any Disposable
+    init(over source: Observable<Input>) {
+        self.source = source.stages == nil ? source : nil
+        super.init(previous: source.stages)
+    }
+
+    override final func subscribeSource(_ handler: @escaping (Event<Any>) -> Void) -> (any Disposable)? {
+        source?.subscribe(
+            AnyObserver<Input>(eventHandler: { event in
+                switch event {
+                case .next(let element): handler(.next(element as Any))
+                case .error(let error): handler(.error(error))
+                case .completed: handler(.completed)
+                }
+            }))
+    }
+}
+
+/// A `map` stage.
+@usableFromInline
+final class MapStage<Input, Output>: TypedStage<Input> {
+    private let transform: (Input) throws -> Output
+
+    @usableFromInline
+    init(over source: Observable<Input>, _ transform: @escaping (Input) throws -> Output) {
+        self.transform = transform
+        super.init(over: source)
+    }
+
+    override func apply(_ value: Any) throws -> Any? {
+        // The stage below produced an `Input` (the chain is built typed);
+        // `as Any` keeps an optional element boxed as one.
+        guard let input = value as? Input else { return nil }
+        return .some(try transform(input) as Any)
+    }
+}
+
+/// A `compactMap` stage.
+@usableFromInline
+final class CompactMapStage<Input, Output>: TypedStage<Input> {
+    private let transform: (Input) throws -> Output?
+
+    @usableFromInline
+    init(over source: Observable<Input>, _ transform: @escaping (Input) throws -> Output?) {
+        self.transform = transform
+        super.init(over: source)
+    }
+
+    override func apply(_ value: Any) throws -> Any? {
+        guard let input = value as? Input, let output = try transform(input) else { return nil }
+        return .some(output as Any)
+    }
+}
+
+extension Observable {
+    /// The observable of an element-wise stage (`stages`, whose last stage
+    /// outputs `Element`): `shallow` (the operator's own sink) while the chain
+    /// is short, one fused sink for the whole chain once it is longer than
+    /// `ElementStages.fusionDepth`.
+    @usableFromInline
+    static func stage(
+        _ stages: ElementStages, shallow: @escaping (AnyObserver<Element>) -> any Disposable
     ) -> Observable<Element> {
-        let stages = ElementStages(over: source, stage)
         guard stages.depth > ElementStages.fusionDepth else { return Observable(shallow, stages: stages) }
         return Observable({ observer in stages.subscribeFused(observer) }, stages: stages)
     }
@@ -124,9 +164,9 @@ extension Observable {
 
 /// The one sink of a fused chain of element-wise stages.
 final class FusedStagesSink<Output>: Sink<Output>, @unchecked Sendable {
-    private let stages: [(Any) throws -> Any?]
+    private let stages: [ElementStages]
 
-    init(downstream: AnyObserver<Output>, stages: [(Any) throws -> Any?]) {
+    init(downstream: AnyObserver<Output>, stages: [ElementStages]) {
         self.stages = stages
         super.init(downstream: downstream)
     }
@@ -139,7 +179,7 @@ final class FusedStagesSink<Output>: Sink<Output>, @unchecked Sendable {
                 for stage in stages {
                     // As with one sink per stage, a stage that disposes the
                     // subscription stops the element there.
-                    guard !isDisposed, let next = try stage(value) else { return }
+                    guard !isDisposed, let next = try stage.apply(value) else { return }
                     value = next
                 }
             } catch {

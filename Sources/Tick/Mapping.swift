@@ -18,7 +18,7 @@ extension ObservableType {
                 }
             }
         }
-        return Observable.stage(over: asObservable(), transform, shallow: shallow.run)
+        return Observable.stage(CompactMapStage(over: asObservable(), transform), shallow: shallow.run)
     }
 
     /// Turns every event into an element: the source's elements, then its

@@ -33,6 +33,11 @@ public struct Observable<Element>: ObservableType {
     /// `compactMap`): the chain of such stages down to the first source that
     /// is not one, so the next stage can fuse with them (see `Lift.swift`).
     @usableFromInline let stages: ElementStages?
+    /// For an observable made by `concat` or by `flatMap`/`merge`: its
+    /// sources, so that the same operator subscribing it as one of its own
+    /// sources takes them over instead of nesting a sink per level (see
+    /// `FlatMap.swift`).
+    @usableFromInline let nesting: NestedSources?
 
     /// An observable whose subscriptions run `subscribe`. Internal: operators
     /// build on this and enforce the grammar in their sinks; users call
@@ -41,6 +46,14 @@ public struct Observable<Element>: ObservableType {
     init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable) {
         self.run = subscribe
         self.stages = nil
+        self.nesting = nil
+    }
+
+    /// A `concat` or `flatMap`/`merge` observable: `subscribe`, and its sources.
+    init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable, nesting: NestedSources) {
+        self.run = subscribe
+        self.stages = nil
+        self.nesting = nesting
     }
 
     /// An element-wise stage's observable: `subscribe`, and the chain of
@@ -49,6 +62,7 @@ public struct Observable<Element>: ObservableType {
     init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable, stages: ElementStages) {
         self.run = subscribe
         self.stages = stages
+        self.nesting = nil
     }
 
     /// Subscribes `observer`.

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// A task-local value does not reach a `Thread` the test starts, a
 /// `DispatchQueue`'s work, or a `Task.detached`: resources created there
-/// belong to no scope. ``Scope/run(includingOtherThreads:_:)-(_,()->R)``
+/// belong to no scope. `Scope.run(includingOtherThreads:_:)`
 /// counts those too, process-wide, while it runs (see its caveat).
 public enum Resources {
     /// `true` when this build counts resources (debug builds).
@@ -73,7 +73,7 @@ public enum Resources {
             return try run(body)
         }
 
-        /// The `async` form of ``run(includingOtherThreads:_:)-(_,()->R)``.
+        /// The `async` form of `run(includingOtherThreads:_:)`.
         public func run<R>(includingOtherThreads: Bool, _ body: () async throws -> R) async rethrows -> R {
             guard includingOtherThreads else { return try await run(body) }
             let previous = Resources.replaceUnscoped(with: self)

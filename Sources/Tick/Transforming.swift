@@ -5,7 +5,7 @@ extension ObservableType {
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
         let source = asObservable()
         // A stage of a fusable chain (Lift.swift): long chains run as one sink.
-        return Observable.stage(over: source, { .some(try transform($0)) }) { observer in
+        return Observable.stage(MapStage(over: source, transform)) { observer in
             let sink = MapSink(downstream: observer, transform: transform)
             sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink

@@ -13,10 +13,15 @@ import TickTesting
         try await trait.provideScope(for: test, testCase: Test.Case.current, performing: body)
     }
 
-    /// Subscribes to `subject` on a new thread and returns the subscription.
-    func subscribeOnAThread(_ subject: PublishSubject<Int>) async -> any Disposable {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: subject.map { $0 + 1 }.subscribe(onNext: { _ in })) }
+    /// Subscribes to `subject` on a new thread and stores the subscription in
+    /// `kept` (under its lock, which also orders the hand-over for TSan).
+    func subscribeOnAThread(_ subject: PublishSubject<Int>, into kept: Locked<(any Disposable)?>) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                let subscription = subject.map { $0 + 1 }.subscribe(onNext: { _ in })
+                kept.withLock { $0 = subscription }
+                continuation.resume()
+            }
             thread.start()
         }
     }
@@ -26,8 +31,7 @@ import TickTesting
         let leaked = Locked<(any Disposable)?>(nil)
         try await withKnownIssue {
             try await runUnderTrait(.checksResourceLeaks(includingOtherThreads: true)) {
-                let subscription = await subscribeOnAThread(subject)
-                leaked.withLock { $0 = subscription }
+                await subscribeOnAThread(subject, into: leaked)
             }
         } matching: { issue in
             issue.description.contains("Tick resource(s) created by this test are still alive")
@@ -53,8 +57,7 @@ import TickTesting
         let leaked = Locked<(any Disposable)?>(nil)
         // No issue: the subscription made on another thread belongs to no scope.
         try await runUnderTrait(.checksResourceLeaks) {
-            let subscription = await subscribeOnAThread(subject)
-            leaked.withLock { $0 = subscription }
+            await subscribeOnAThread(subject, into: leaked)
         }
         leaked.withLock { $0?.dispose() }
     }

@@ -136,8 +136,144 @@ func onEightMiBStack(_ body: @escaping @Sendable () -> Void) {
         #expect(subscribed.withLock { $0 } == 0)
     }
 
-    /// The depth nested `flatMap`/`concat` reach today (Docs/Operators.md,
-    /// "Limits"): 1,000 levels on an 8 MiB stack in a debug build.
+    /// `concat`s nested directly in each other, either way round, take
+    /// over each other's sources: one sink, however deep.
+    @Test func tenThousandNestedConcatsWork() {
+        let last = Locked<[Event<Int>]>([])
+        let first = Locked<[Event<Int>]>([])
+        onEightMiBStack {
+            var nestedLast = Observable.just(-1)
+            var nestedFirst = Observable.just(-1)
+            for index in 0..<10_000 {
+                nestedLast = Observable.concat(.just(index), nestedLast)
+                nestedFirst = Observable.concat(nestedFirst, .just(index))
+            }
+            nestedLast.subscribe { event in last.withLock { $0.append(event) } }.dispose()
+            nestedFirst.subscribe { event in first.withLock { $0.append(event) } }.dispose()
+        }
+        #expect(last.withLock { $0 } == (-1..<10_000).reversed().map { .next($0) } + [.completed])
+        #expect(first.withLock { $0 } == (-1..<10_000).map { .next($0) } + [.completed])
+    }
+
+    /// `flatMap`s returned directly by a `flatMap`'s selector, and `merge`s
+    /// nested directly in each other, take over each other's sources.
+    @Test func tenThousandNestedFlatMapsAndMergesWork() {
+        let nested = Locked<[Event<Int>]>([])
+        let selectors = Locked<[Event<Int>]>([])
+        let merges = Locked<[Event<Int>]>([])
+        onEightMiBStack {
+            var flat = Observable.of(1, 2, 3)
+            for _ in 0..<10_000 {
+                let inner = flat
+                flat = Observable.just(0).flatMap { _ in inner }
+            }
+            // Each level's selector makes the next level when it runs.
+            func level(_ value: Int) -> Observable<Int> {
+                value == 10_000 ? .just(value) : Observable.just(value + 1).flatMap(level)
+            }
+            var merged = Observable.just(-1)
+            for index in 0..<10_000 { merged = Observable.merge(.just(index), merged, .empty()) }
+            flat.subscribe { event in nested.withLock { $0.append(event) } }.dispose()
+            level(0).subscribe { event in selectors.withLock { $0.append(event) } }.dispose()
+            merged.subscribe { event in merges.withLock { $0.append(event) } }.dispose()
+        }
+        #expect(nested.withLock { $0 } == [.next(1), .next(2), .next(3), .completed])
+        #expect(selectors.withLock { $0 } == [.next(10_000), .completed])
+        #expect(merges.withLock { $0 } == (-1..<10_000).reversed().map { .next($0) } + [.completed])
+    }
+
+    /// Taking over a nested `concat`/`flatMap`/`merge` changes nothing a
+    /// user can see: the same events, subscriptions and disposals, in the
+    /// same order, as the same structure with an operator (`map`) between
+    /// the levels, which keeps one sink per level.
+    @Test(arguments: 0..<9)
+    func nestedOperatorsBehaveAsWhenSeparated(structure: Int) {
+        func run(separated: Bool) -> [String] {
+            let log = Locked<[String]>([])
+            let subject = PublishSubject<Int>()
+            func wrap(_ observable: Observable<Int>) -> Observable<Int> {
+                separated ? observable.map { $0 } : observable
+            }
+            func leaf(_ name: String, _ source: Observable<Int>) -> Observable<Int> {
+                source.do(
+                    onNext: { value in log.withLock { $0.append("\(name) next \(value)") } },
+                    onError: { _ in log.withLock { $0.append("\(name) error") } },
+                    onCompleted: { log.withLock { $0.append("\(name) completed") } },
+                    onSubscribe: { log.withLock { $0.append("\(name) subscribe") } },
+                    onSubscribed: { log.withLock { $0.append("\(name) subscribed") } },
+                    onDispose: { log.withLock { $0.append("\(name) disposed") } })
+            }
+            let observable: Observable<Int>
+            switch structure {
+            case 0:
+                observable = Observable.concat(
+                    leaf("a", .from([1, 2])),
+                    wrap(Observable.concat(leaf("b", .of(3)), wrap(Observable.concat([])), leaf("c", .from([4])))),
+                    leaf("d", .just(5)))
+            case 1:
+                observable = Observable.merge(
+                    leaf("a", .from([1, 2])),
+                    wrap(Observable.merge(
+                        leaf("b", .from([3, 4])), wrap(Observable.merge(leaf("c", .of(5)), leaf("d", .empty()))))),
+                    leaf("e", .from([6, 7])))
+            case 2:
+                observable = leaf("a", .from([1, 2])).flatMap { value in
+                    wrap(leaf("b\(value)", .from([value * 10, value * 10 + 1])).flatMap { inner in
+                        wrap(Observable.merge(leaf("c\(inner)", .of(inner)), leaf("d\(inner)", .from([inner + 100]))))
+                    })
+                }
+            case 3:
+                observable = Observable.merge(
+                    leaf("a", .from([1, 2])),
+                    wrap(Observable.merge(leaf("b", .error(TestError(1))), leaf("c", .from([3])))))
+            case 4:
+                observable = Observable.concat(
+                    wrap(Observable.concat(leaf("a", .from([1, 2, 3])), leaf("b", .from([4])))),
+                    leaf("c", .just(5))
+                ).take(2)
+            case 5:
+                observable = Observable.merge(
+                    leaf("a", .from([1])),
+                    wrap(leaf("b", .from([2, 3])).flatMap { value in
+                        wrap(Observable.merge(leaf("c\(value)", .just(value)), wrap(Observable.merge([]))))
+                    }))
+            case 7:
+                // Trampoline steps: an empty nested concat takes one, as
+                // subscribing it would, so `b` interleaves with `c` the same.
+                observable = Observable.merge(
+                    Observable.concat(leaf("a", .just(1)), wrap(Observable.concat([])), leaf("b", .from([2, 3]))),
+                    leaf("c", .from([10, 11, 12, 13])))
+            case 8:
+                // Driven from outside any subscription: the nested merge's
+                // sources are subscribed inside one trampoline, as before.
+                observable = subject.flatMap { value in
+                    wrap(Observable.merge(
+                        leaf("a\(value)", .from([value, value + 1])),
+                        wrap(leaf("b\(value)", .from([value + 10])).flatMap { inner in
+                            leaf("c\(inner)", .from([inner, inner + 1]))
+                        })))
+                }
+            default:
+                observable = leaf("a", .from([1, 2])).flatMap { value in
+                    wrap(leaf("b\(value)", .from([value])).flatMap { _ in
+                        wrap(Observable.concat(leaf("c\(value)", .just(value)), wrap(Observable.concat(leaf("d", .empty())))))
+                    })
+                }.take(3)
+            }
+            let subscription = observable.subscribe { event in log.withLock { $0.append("observer \(event)") } }
+            subject.onNext(100)
+            subject.onNext(200)
+            subscription.dispose()
+            return log.withLock { $0 }
+        }
+        let separated = run(separated: true)
+        #expect(separated.contains { $0.hasPrefix("observer") })
+        #expect(run(separated: false) == separated)
+    }
+
+    /// The depth nested `flatMap`/`concat` with another operator between
+    /// the levels reach (Docs/Operators.md, "Limits"): 1,000 levels on an
+    /// 8 MiB stack in a debug build.
     @Test func aThousandNestedFlatMapAndConcatLevelsWork() {
         let result = Locked<[Int]>([])
         onEightMiBStack {
