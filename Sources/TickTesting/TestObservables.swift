@@ -73,7 +73,7 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
         }
     }
 
-    @usableFromInline
+    @inlinable
     func scheduleEvents() {
         let scheduler = self.scheduler
         let now = scheduler.clock
