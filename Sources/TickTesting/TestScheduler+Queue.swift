@@ -44,7 +44,8 @@ extension TestScheduler {
             var run: () -> Void
         }
 
-        var packed = ContiguousArray<Entry>()
+        /// The packed heap's entries, in a block of their own (see `PackedStorage`).
+        let packed = PackedStorage()
         var wide = SchedulerHeap<Work>()
         /// The epoch of the sequence numbers of every entry in `packed`.
         var epoch: UInt64 = 0
@@ -56,7 +57,7 @@ extension TestScheduler {
         }
 
         var count: Int { packed.count + wide.count }
-        var isEmpty: Bool { packed.isEmpty && wide.isEmpty }
+        var isEmpty: Bool { packed.count == 0 && wide.isEmpty }
 
         /// The full sequence number of a packed entry.
         @inline(__always)
@@ -77,20 +78,21 @@ extension TestScheduler {
         /// Moves every packed entry to `wide` (with its full sequence number),
         /// so that `packed` only ever holds one epoch.
         private mutating func startEpoch(_ next: UInt64) {
-            for entry in packed {
+            for index in 0..<packed.count {
+                let entry = (packed.base + index).move()
                 wide.push(
                     .init(
                         due: Duration(totalAttoseconds: entry.key &>> 32), sequence: sequence(ofPacked: entry.key),
                         payload: Work(run: entry.run)))
             }
-            packed = []
+            packed.count = 0
             epoch = next
         }
 
         /// The first entry's due time and sequence number, and whether it is packed.
         @inline(__always)
         func first() -> (due: Int128, sequence: UInt64, isPacked: Bool)? {
-            let packedKey = packed.first?.key
+            let packedKey = packed.count > 0 ? packed.base.pointee.key : nil
             if wide.isEmpty {
                 guard let key = packedKey else { return nil }
                 return (key &>> 32, sequence(ofPacked: key), true)
@@ -111,26 +113,21 @@ extension TestScheduler {
             isPacked ? popPacked().unsafelyUnwrapped.run : wide.popFirst().unsafelyUnwrapped.payload.run
         }
 
-        private mutating func pushPacked(_ entry: Entry) {
-            packed.append(entry)
-            packed.withUnsafeMutableBufferPointer { buffer in
-                // Sift up by moving parents down into a hole: moves only, so no
-                // reference counting on the closures.
-                let base = buffer.baseAddress.unsafelyUnwrapped
-                var hole = buffer.count - 1
-                guard hole > 0 else { return }
-                let key = entry.key
-                var parent = (hole - 1) >> 2
-                guard key < base[parent].key else { return }
-                let moving = (base + hole).move()
-                repeat {
-                    (base + hole).moveInitialize(from: base + parent, count: 1)
-                    hole = parent
-                    guard hole > 0 else { break }
-                    parent = (hole - 1) >> 2
-                } while key < base[parent].key
-                (base + hole).initialize(to: moving)
+        private mutating func pushPacked(_ entry: consuming Entry) {
+            if packed.count == packed.capacity { packed.grow() }
+            // Sift up by moving parents down into a hole: moves only, so no
+            // reference counting on the closures.
+            let base = packed.base
+            var hole = packed.count
+            packed.count &+= 1
+            let key = entry.key
+            while hole > 0 {
+                let parent = (hole &- 1) >> 2
+                guard key < base[parent].key else { break }
+                (base + hole).moveInitialize(from: base + parent, count: 1)
+                hole = parent
             }
+            (base + hole).initialize(to: entry)
         }
 
         /// Pops the packed heap's first entry. Bottom-up: the hole left at the
@@ -139,43 +136,83 @@ extension TestScheduler {
         /// last entry sifts up from there, which is usually at once since it
         /// came from the bottom.
         private mutating func popPacked() -> Entry? {
-            guard packed.count > 1 else { return packed.popLast() }
-            packed.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress.unsafelyUnwrapped
-                let count = buffer.count - 1
-                let lastPointer = base + count
-                let top = base.move()
-                var hole = 0
-                while true {
-                    let first = 4 &* hole &+ 1
-                    var smallest = first
-                    if first &+ 3 < count {
-                        // Four children, side by side: a tournament.
-                        let a = base[first].key < base[first &+ 1].key ? first : first &+ 1
-                        let b = base[first &+ 2].key < base[first &+ 3].key ? first &+ 2 : first &+ 3
-                        smallest = base[a].key < base[b].key ? a : b
-                    } else {
-                        guard first < count else { break }
-                        var child = first &+ 1
-                        while child < count {
-                            if base[child].key < base[smallest].key { smallest = child }
-                            child &+= 1
-                        }
+            guard packed.count > 0 else { return nil }
+            let base = packed.base
+            let count = packed.count &- 1
+            packed.count = count
+            let top = base.move()
+            guard count > 0 else { return top }
+            let lastPointer = base + count
+            var hole = 0
+            while true {
+                let first = 4 &* hole &+ 1
+                var smallest = first
+                if first &+ 3 < count {
+                    // Four children, side by side: a tournament.
+                    let a = base[first].key < base[first &+ 1].key ? first : first &+ 1
+                    let b = base[first &+ 2].key < base[first &+ 3].key ? first &+ 2 : first &+ 3
+                    smallest = base[a].key < base[b].key ? a : b
+                } else {
+                    guard first < count else { break }
+                    var child = first &+ 1
+                    while child < count {
+                        if base[child].key < base[smallest].key { smallest = child }
+                        child &+= 1
                     }
-                    (base + hole).moveInitialize(from: base + smallest, count: 1)
-                    hole = smallest
                 }
-                let key = lastPointer.pointee.key
-                while hole > 0 {
-                    let parent = (hole &- 1) >> 2
-                    guard key < base[parent].key else { break }
-                    (base + hole).moveInitialize(from: base + parent, count: 1)
-                    hole = parent
-                }
-                (base + hole).moveInitialize(from: lastPointer, count: 1)
-                lastPointer.initialize(to: top)
+                (base + hole).moveInitialize(from: base + smallest, count: 1)
+                hole = smallest
             }
-            return packed.popLast()
+            let key = lastPointer.pointee.key
+            while hole > 0 {
+                let parent = (hole &- 1) >> 2
+                guard key < base[parent].key else { break }
+                (base + hole).moveInitialize(from: base + parent, count: 1)
+                hole = parent
+            }
+            (base + hole).moveInitialize(from: lastPointer, count: 1)
+            return top
+        }
+    }
+
+    /// The packed heap's storage: its entries in one block from `malloc`,
+    /// grown with `realloc` (an entry, an `Int128` and a closure, moves
+    /// bitwise, so the block may move as bytes; glibc grows a large block by
+    /// remapping its pages, without copying). Pushes and pops pay no
+    /// copy-on-write uniqueness check, no bounds check and no copying growth,
+    /// as they did in a `ContiguousArray`. Guarded by the scheduler's lock,
+    /// like the rest of the queue (so no runtime exclusivity checks).
+    final class PackedStorage {
+        @exclusivity(unchecked) var base: UnsafeMutablePointer<WorkQueue.Entry>
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) var capacity = 0
+
+        init() {
+            // A block of no entries, so that `base` is never nil.
+            base = PackedStorage.reallocate(nil, capacity: 0)
+        }
+
+        /// Doubles the capacity (at least 16 entries).
+        func grow() {
+            let newCapacity = max(16, capacity &* 2)
+            base = PackedStorage.reallocate(UnsafeMutableRawPointer(base), capacity: newCapacity)
+            capacity = newCapacity
+        }
+
+        private static func reallocate(_ block: UnsafeMutableRawPointer?, capacity: Int) -> UnsafeMutablePointer<WorkQueue.Entry> {
+            // malloc's blocks are aligned for any fundamental type (16 bytes on
+            // the 64-bit platforms Tick runs on), enough for `Int128`.
+            let bytes = max(1, capacity) * MemoryLayout<WorkQueue.Entry>.stride
+            guard let raw = realloc(block, bytes) else {
+                // Out of memory: nothing sensible is left to do.
+                fatalError("TestScheduler: out of memory for \(capacity) pending actions")
+            }
+            return raw.bindMemory(to: WorkQueue.Entry.self, capacity: max(1, capacity))
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            free(base)
         }
     }
 
