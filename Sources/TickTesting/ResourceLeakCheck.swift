@@ -2,7 +2,8 @@ import Testing
 import Tick
 
 /// A Swift Testing trait that fails a test whose Tick resources (live
-/// subscriptions, pending scheduled items) outlive it.
+/// subscriptions, pending scheduled items) outlive it. It also fails, at
+/// their lines, the marble expectations stated in the test and never checked.
 ///
 /// ```swift
 /// @Suite(.checksResourceLeaks) struct MyTests { ... }
@@ -45,6 +46,9 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
         }
         let scope = Resources.Scope()
         try await scope.run(includingOtherThreads: includesOtherThreads) { try await function() }
+        // Marble expectations never checked fail at their own lines (which
+        // also lets go of what they subscribed).
+        MarbleExpectationStore.reportUnchecked(in: scope)
         let live = scope.live
         if live != 0 {
             Issue.record(

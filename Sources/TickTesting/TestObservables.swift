@@ -42,8 +42,15 @@ final class SubscriptionLog: @unchecked Sendable {
 /// is replayed verbatim, even events after a terminal one, so a test can
 /// prove that an operator ignores them.
 public final class HotObservable<Element>: TestableObservable, @unchecked Sendable {
-    /// The scheduler the events happen on.
-    public let scheduler: TestScheduler
+    /// The scheduler the events happen on. A test observable refers to it
+    /// weakly, so it never keeps its scheduler alive: a scheduler its test
+    /// lets go of is released, and its unchecked marble expectations are
+    /// reported then. Read after the scheduler was released, this is a new,
+    /// idle scheduler (the observable emits nothing any more).
+    public var scheduler: TestScheduler { owner ?? TestScheduler() }
+    /// The scheduler, weakly (set once at creation; loading a weak reference
+    /// is thread-safe).
+    @usableFromInline weak var owner: TestScheduler?
     public let recordedEvents: [Recorded<Event<Element>>]
     @usableFromInline let log = SubscriptionLog()
     @usableFromInline let lock = Lock()
@@ -53,7 +60,7 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
 
     @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.scheduler = scheduler
+        self.owner = scheduler
         self.recordedEvents = events
         scheduleEvents()
     }
@@ -64,7 +71,7 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
     /// flush. So within one frame an `expect` subscription (or its `!`) made
     /// before the flush comes before this observable's event.
     init(deferredOn scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.scheduler = scheduler
+        self.owner = scheduler
         self.recordedEvents = events
         // Weakly: a scheduler dropped before it ran must not be kept alive by
         // its own pending setups.
@@ -75,7 +82,7 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
 
     @inlinable
     func scheduleEvents() {
-        let scheduler = self.scheduler
+        guard let scheduler = owner else { return }
         let now = scheduler.clock
         // An event whose time has already passed has happened: it is kept in
         // `recordedEvents` but never emitted (a marble diagram's events
@@ -97,6 +104,8 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
+        // Its scheduler released, nothing can happen any more.
+        guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
         let key = lock.withLock {
             defer { nextKey += 1 }
@@ -104,7 +113,7 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
             return nextKey
         }
         return Disposables.create(with: { [self] in
-            log.unsubscribed(index, at: scheduler.clock)
+            if let clock = owner?.clock { log.unsubscribed(index, at: clock) }
             lock.withLock { observers.removeAll { $0.key == key } }
         })
     }
@@ -113,13 +122,20 @@ public final class HotObservable<Element>: TestableObservable, @unchecked Sendab
 /// A cold observable: each subscription replays the recorded events with times
 /// relative to the moment of subscription.
 public final class ColdObservable<Element>: TestableObservable, @unchecked Sendable {
-    /// The scheduler the events happen on.
-    public let scheduler: TestScheduler
+    /// The scheduler the events happen on. A test observable refers to it
+    /// weakly, so it never keeps its scheduler alive: a scheduler its test
+    /// lets go of is released, and its unchecked marble expectations are
+    /// reported then. Read after the scheduler was released, this is a new,
+    /// idle scheduler (the observable emits nothing any more).
+    public var scheduler: TestScheduler { owner ?? TestScheduler() }
+    /// The scheduler, weakly (set once at creation; loading a weak reference
+    /// is thread-safe).
+    private weak var owner: TestScheduler?
     public let recordedEvents: [Recorded<Event<Element>>]
     private let log = SubscriptionLog()
 
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.scheduler = scheduler
+        self.owner = scheduler
         self.recordedEvents = events
     }
 
@@ -127,8 +143,9 @@ public final class ColdObservable<Element>: TestableObservable, @unchecked Senda
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
-        let scheduler = self.scheduler
         let log = self.log
+        // Its scheduler released, nothing can happen any more.
+        guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
         let scheduled = CompositeDisposable()
         let start = scheduler.now
@@ -137,8 +154,8 @@ public final class ColdObservable<Element>: TestableObservable, @unchecked Senda
             let due = start + (scheduler.instant(for: recorded.time) - .origin)
             scheduled.insert(scheduler.schedule(at: due) { observer.on(event) })
         }
-        return Disposables.create(with: {
-            log.unsubscribed(index, at: scheduler.clock)
+        return Disposables.create(with: { [weak scheduler] in
+            if let clock = scheduler?.clock { log.unsubscribed(index, at: clock) }
             scheduled.dispose()
         })
     }

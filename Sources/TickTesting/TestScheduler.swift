@@ -123,6 +123,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     deinit {
+        // Work still pending goes with the scheduler: no longer a live resource.
+        counter.decrement(by: pendingCount)
         storage.deinitialize(count: 1)
         storage.deallocate()
     }

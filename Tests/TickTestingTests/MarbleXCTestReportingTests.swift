@@ -51,14 +51,44 @@ final class MarbleXCTestReportingTests: XCTestCase {
             XCTAssertEqual(captured.first?.file, "\(#filePath)")
             XCTAssertTrue(captured.first?.message.contains(expected.message) ?? false, "\(captured)")
         }
+        // Runs what a kept-alive scheduler still had queued (checked
+        // already: nothing more is reported), so it is released.
+        keptAlive?.flush()
+        keptAlive = nil
         super.tearDown()
     }
 
+    /// Nothing keeps this scheduler alive: it is released when the test lets
+    /// go of it (during the test) and reports then. The teardown block finds
+    /// nothing left: a second report would be a real failure of this test
+    /// (`capturing` is off by then).
     func testForgottenFlushFailsAtTheExpectLine() {
+        capturing = true
+        let line = #line + 3
+        do {
+            let scheduler = TestScheduler()
+            scheduler.expect(scheduler.cold("-a|")).toBe("-b|")
+        }
+        capturing = false
+        XCTAssertEqual(captured.map(\.line), [line])
+        XCTAssertEqual(captured.first?.file, "\(#filePath)")
+        XCTAssertTrue(
+            captured.first?.message.contains(
+                "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)") ?? false,
+            "\(captured)")
+    }
+
+    private var keptAlive: TestScheduler?
+
+    /// A scheduler still alive when the test ends (kept by the test case
+    /// here; an observable that holds it, like this delay, does the same) is
+    /// reported by the teardown block, once.
+    func testForgottenFlushOfASchedulerKeptAliveFailsAtTheExpectLineAtTeardown() {
+        capturing = true
         let scheduler = TestScheduler()
         let line = #line + 1
-        scheduler.expect(scheduler.cold("-a|")).toBe("-b|")
-        capturing = true
+        scheduler.expect(scheduler.cold("-a|").delay(.milliseconds(1), scheduler: scheduler)).toBe("--b|")
+        keptAlive = scheduler
         expectedAtTeardown = (
             line, "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
         )

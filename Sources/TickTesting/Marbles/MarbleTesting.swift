@@ -23,9 +23,13 @@ import Tick
 ///   and by ``TestScheduler/run(fileID:filePath:line:column:)`` (the same
 ///   thing) after all scheduled work has run; `advance(to:)`/`advance(by:)`
 ///   never check, because time may not be over. An expectation is checked
-///   once. One never checked fails at its line when the XCTest test ends;
-///   under Swift Testing use ``run(_:fileID:filePath:line:column:)`` (or the
-///   `.checksResourceLeaks` trait), as a library cannot see the test end.
+///   once. One never checked fails at its line when the scheduler is
+///   released (at the end of a test that let go of it, Swift Testing or
+///   XCTest) or when the test ends (XCTest, or Swift Testing with the
+///   `.checksResourceLeaks` trait), whichever comes first. A scheduler kept
+///   alive by the observable under test (a time operator given it) is not
+///   released: under Swift Testing without the trait, use
+///   ``run(_:fileID:filePath:line:column:)``, which cannot forget.
 /// - Hot observables made with ``hot(_:values:error:fileID:filePath:line:column:)``
 ///   are set up when the scheduler next runs, as in RxJS: an `expect`
 ///   subscription or unsubscription made before comes first within a frame.
@@ -125,8 +129,8 @@ extension TestScheduler {
     }
 
     /// Subscribes to `source` as `plan` says, recording what it emits.
-    func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> TestableObserver<Source.Element> {
-        let recorder = createObserver(Source.Element.self)
+    func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> MarbleRecorder<Source.Element> {
+        let recorder = MarbleRecorder<Source.Element>(scheduler: self)
         let resources = CompositeDisposable()
         let live = SerialDisposable()
         _ = resources.insert(live)
@@ -196,10 +200,29 @@ extension TestScheduler {
 /// What `expect(observable)` recorded, waiting for its expected diagram.
 public struct MarbleExpectation<Element> {
     let scheduler: TestScheduler
-    let recorder: TestableObserver<Element>
+    /// What the source emitted so far (read when the expectation is checked).
+    let recorded: () -> [Recorded<Event<Element>>]
     /// Subscribes another observable exactly as the expectation's source was
     /// (for ``toEqual(_:fileID:filePath:line:column:)``).
-    let mirror: (Observable<Element>) -> TestableObserver<Element>
+    let mirror: (Observable<Element>) -> MarbleRecorder<Element>
+
+    init(
+        scheduler: TestScheduler, recorder: MarbleRecorder<Element>,
+        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
+    ) {
+        self.scheduler = scheduler
+        self.recorded = { recorder.events }
+        self.mirror = mirror
+    }
+
+    init(
+        scheduler: TestScheduler, recorder: TestableObserver<Element>,
+        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
+    ) {
+        self.scheduler = scheduler
+        self.recorded = { recorder.events }
+        self.mirror = mirror
+    }
 
     /// Expects the recorded events to be `diagram` (absolute times; an
     /// optional `^` marks frame 0). Checked at the next `flush()`/`run()`; a
@@ -237,8 +260,8 @@ public struct MarbleExpectation<Element> {
             result.finish(recorded: [], expected: [], diff: error.description)
             return result
         }
-        let recorder = self.recorder
-        check(result, site: site, values: values, areEqual: areEqual) { (expected, recorder.events) }
+        let recorded = self.recorded
+        check(result, site: site, values: values, areEqual: areEqual) { (expected, recorded()) }
         return result
     }
 
@@ -277,8 +300,8 @@ public struct MarbleExpectation<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let result = MarbleResult<Element>()
         let otherRecorder = mirror(other.asObservable())
-        let recorder = self.recorder
-        check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorder.events) }
+        let recorded = self.recorded
+        check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorded()) }
         return result
     }
 
@@ -411,8 +434,49 @@ public struct SubscriptionExpectation {
     }
 }
 
+/// Records what an expectation's source emits, with the virtual time. Unlike
+/// ``TestableObserver`` it refers to its scheduler weakly: the scheduler
+/// keeps its pending expectations, and they must not keep the scheduler
+/// alive, or a scheduler dropped without a flush would never be released and
+/// its unchecked expectations never reported (see `MarbleExpectationStore`).
+final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
+    // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
+    // references are safe to load from any thread.
+    private weak var scheduler: TestScheduler?
+    private let lock = Lock()
+    private var recorded: [Recorded<Event<Element>>] = []
+
+    init(scheduler: TestScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Everything received so far, in order, with its time.
+    var events: [Recorded<Event<Element>>] { lock.withLock { recorded } }
+
+    func on(_ event: Event<Element>) {
+        // Only a running scheduler delivers events, so it is there.
+        guard let time = scheduler?.clock else { return }
+        lock.withLock { recorded.append(Recorded(time: time, value: event)) }
+    }
+}
+
 /// The marble expectations of one scheduler, checked at flush, and the hot
 /// observables of the marble API waiting for the scheduler to start.
+///
+/// An expectation never checked is reported at its line as soon as it is
+/// clear it never will be: when the XCTest test that made it ends (a
+/// teardown block), when the `.checksResourceLeaks` trait's test ends
+/// (`reportUnchecked(in:)`), or when the scheduler is released (this
+/// store's `deinit`), whichever comes first. Swift Testing gives a library
+/// no end-of-test hook otherwise, so there the release is the signal: it happens where
+/// the last reference to the scheduler goes away, usually when the test
+/// function returns, on the test's own task, so `Issue.record` reaches that
+/// test. That is why nothing the store or the scheduler's queue keeps before
+/// the first run refers to the scheduler strongly (`MarbleRecorder`, the
+/// weak scheduler of the marble API's test observables): an observable under
+/// test that holds the scheduler itself (a time operator given it) still
+/// keeps it alive, and then only XCTest or the leak trait catch a forgotten
+/// flush (and `run { }` prevents it).
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
     private let lock = Lock()
@@ -429,13 +493,32 @@ final class MarbleExpectationStore: @unchecked Sendable {
         }
         // Under XCTest, an expectation still unchecked when the test ends
         // fails at its line (Swift Testing has no end-of-test hook for a
-        // library; there `run { }` and the leak trait catch it).
+        // library: there the release of the scheduler reports it, see deinit).
         if register {
             TestFailureReporter.atEndOfCurrentXCTest { [weak self] in self?.reportUnchecked() }
+            // Under the `.checksResourceLeaks` trait, the end of the test
+            // reports it too, even for a scheduler that is never released.
+            if let scope = Resources.current { Self.scoped.add(self, in: scope) }
         }
     }
 
+    /// The stores whose expectations were stated inside a `Resources.Scope`.
+    private static let scoped = ScopedStores()
+
+    /// Reports, at their lines, the expectations never checked of every
+    /// scheduler whose expectations were stated while `scope` was current:
+    /// the `.checksResourceLeaks` trait calls it when its test ends.
+    static func reportUnchecked(in scope: Resources.Scope) {
+        for store in scoped.take(scope) { store.reportUnchecked() }
+    }
+
     func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
+
+    deinit {
+        // The scheduler is being released: what was not checked by now never
+        // will be (an XCTest teardown block may already have taken it).
+        reportUnchecked()
+    }
 
     /// Keeps `setup` until the scheduler next starts running; `false` (and
     /// nothing kept) when it is running now, so the caller sets up at once.
@@ -482,6 +565,42 @@ final class MarbleExpectationStore: @unchecked Sendable {
                 self.cleanups = []
             }
             return (self.checks, self.cleanups)
+        }
+    }
+}
+
+/// The marble expectation stores of each `Resources.Scope` (the leak trait's
+/// scope of a test), both held weakly: neither a scheduler nor a scope is
+/// kept alive by being listed here.
+private final class ScopedStores: @unchecked Sendable {
+    private struct Entry {
+        weak var scope: Resources.Scope?
+        weak var store: MarbleExpectationStore?
+    }
+
+    // `entries` is guarded by `lock`.
+    private let lock = Lock()
+    private var entries: [Entry] = []
+
+    func add(_ store: MarbleExpectationStore, in scope: Resources.Scope) {
+        lock.withLock {
+            entries.removeAll { $0.scope == nil || $0.store == nil }
+            entries.append(Entry(scope: scope, store: store))
+        }
+    }
+
+    /// Removes the stores of `scope` (and entries whose scope or store is
+    /// gone) and returns those still alive.
+    func take(_ scope: Resources.Scope) -> [MarbleExpectationStore] {
+        lock.withLock {
+            var taken: [MarbleExpectationStore] = []
+            entries.removeAll { entry in
+                guard let entryScope = entry.scope, let store = entry.store else { return true }
+                guard entryScope === scope else { return false }
+                taken.append(store)
+                return true
+            }
+            return taken
         }
     }
 }
