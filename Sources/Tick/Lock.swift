@@ -5,28 +5,20 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 
 /// A non-recursive mutual-exclusion lock used to guard Tick's internal state.
 ///
 /// Tick never calls user code while holding one of these: state is read or
 /// changed under the lock, and callbacks run after it is released.
 ///
-/// `Synchronization.Mutex.withLock` would be the natural choice, but its
-/// `sending` closure signatures do not fit state that holds non-`Sendable`
-/// user closures, which the Rx contract allows. This lock is a thin wrapper
-/// over the platform's fastest uncontended lock instead: `os_unfair_lock` on
-/// Darwin; elsewhere the standard library's futex-based `Mutex<Void>`, taken
-/// and released through its lock/unlock entry points (an atomic
-/// compare-exchange each when uncontended, against about 50 instructions for
-/// a `pthread_mutex_t` pair: this lock is on every scheduled action and
-/// event), with `pthread_mutex_t` for compilers that lack them.
+/// `Synchronization.Mutex` would be the natural choice, but its `sending`
+/// closure signatures do not fit state that holds non-`Sendable` user closures,
+/// which the Rx contract allows. This lock is a thin wrapper over the
+/// platform's fastest uncontended lock instead.
 @usableFromInline
 package final class Lock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline let raw: UnsafeMutablePointer<os_unfair_lock>
-    #elseif compiler(>=6.3)
-    @usableFromInline let mutex = Mutex<Void>(())
     #else
     @usableFromInline let raw: UnsafeMutablePointer<pthread_mutex_t>
     #endif
@@ -35,7 +27,6 @@ package final class Lock: @unchecked Sendable {
         #if canImport(Darwin)
         raw = .allocate(capacity: 1)
         raw.initialize(to: os_unfair_lock())
-        #elseif compiler(>=6.3)
         #else
         raw = .allocate(capacity: 1)
         raw.initialize(to: pthread_mutex_t())
@@ -44,22 +35,16 @@ package final class Lock: @unchecked Sendable {
     }
 
     deinit {
-        #if canImport(Darwin)
-        raw.deinitialize(count: 1)
-        raw.deallocate()
-        #elseif compiler(>=6.3)
-        #else
+        #if !canImport(Darwin)
         pthread_mutex_destroy(raw)
+        #endif
         raw.deinitialize(count: 1)
         raw.deallocate()
-        #endif
     }
 
     @inlinable package func lock() {
         #if canImport(Darwin)
         os_unfair_lock_lock(raw)
-        #elseif compiler(>=6.3)
-        mutex._unsafeLock()
         #else
         pthread_mutex_lock(raw)
         #endif
@@ -68,8 +53,6 @@ package final class Lock: @unchecked Sendable {
     @inlinable package func unlock() {
         #if canImport(Darwin)
         os_unfair_lock_unlock(raw)
-        #elseif compiler(>=6.3)
-        mutex._unsafeUnlock()
         #else
         pthread_mutex_unlock(raw)
         #endif
