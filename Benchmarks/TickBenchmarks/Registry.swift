@@ -21,6 +21,10 @@ let registry: [Scenario] = [
     Scenario(name: "op_flatMap_just") { n, r in [OperatorScenarios.flatMapJust(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "op_combineLatest") { n, r in [OperatorScenarios.combineLatest(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "op_debounce") { n, r in [OperatorScenarios.debounce(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "async_sleep") { n, r in
+        guard let n else { return AsyncScenarios.scaling(repetitions: r) }
+        return [AsyncScenarios.virtualSleep(n, repetitions: r).line]
+    },
     Scenario(name: "scaling") { _, r in
         // Scenario 1 at three sizes; per-action cost growth must stay ≤ 2×.
         let results = [10_000, 100_000, 1_000_000].map {

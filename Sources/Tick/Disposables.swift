@@ -171,14 +171,13 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
     public var disposable: (any Disposable)? {
         get { lock.withLock { current } }
         set {
-            let (old, disposeNew): ((any Disposable)?, Bool) = lock.withLock {
-                if disposed { return (nil, true) }
-                let old = current
-                current = newValue
-                return (old, false)
-            }
-            old?.dispose()
-            if disposeNew { newValue?.dispose() }
+            // Swapped in and out under the lock (moves, no existential copies);
+            // disposed after it.
+            var replaced = newValue
+            lock.lock()
+            if !disposed { swap(&current, &replaced) }
+            lock.unlock()
+            replaced?.dispose()
         }
     }
 

@@ -57,14 +57,14 @@ extension ObservableType {
         _ seed: State, accumulator: @escaping (State, Element) throws -> State
     ) -> Observable<State> {
         lift { sink in
-            var state = seed
+            let state = ScanState(seed)
             return { event in
                 switch event {
                 case .next(let element):
                     guard !sink.isDisposed else { return }
                     do {
-                        state = try accumulator(state, element)
-                        sink.forwardNext(state)
+                        state.value = try accumulator(state.value, element)
+                        sink.forwardNext(state.value)
                     } catch {
                         sink.forwardError(error)
                     }
@@ -140,4 +140,17 @@ extension ObservableType {
             }
         }
     }
+}
+
+/// The state of one `scan` subscription. A class of its own rather than a
+/// captured `var`: a captured variable is checked for exclusive access at
+/// run time on every event, and these accesses are already serialized by
+/// the Rx contract (one event at a time per observer).
+@usableFromInline
+final class ScanState<State>: @unchecked Sendable {
+    // @unchecked: touched only by the one subscription's events, which the
+    // Rx contract delivers one at a time.
+    @usableFromInline @exclusivity(unchecked) var value: State
+
+    @inlinable init(_ value: State) { self.value = value }
 }

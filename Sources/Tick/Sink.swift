@@ -50,8 +50,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     }
 
     /// Forwards any event; a terminal one also disposes this sink. Nothing is
-    /// forwarded after a terminal event or after disposal.
-    @usableFromInline
+    /// forwarded after a terminal event or after disposal. (Inlinable so
+    /// that it is specialized with its operator: unspecialized, every event
+    /// cost generic metadata lookups.)
+    @inlinable
     final func forward(_ event: Event<Output>) {
         switch event {
         case .next(let element): forwardNext(element)
@@ -77,11 +79,11 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     }
 
     /// Forwards `.error(error)` and disposes.
-    @usableFromInline
+    @inlinable
     final func forwardError(_ error: any Error) { forward(.error(error)) }
 
     /// Forwards `.completed` and disposes.
-    @usableFromInline
+    @inlinable
     final func forwardCompleted() { forward(.completed) }
 
     /// Stores the upstream subscription; disposes it at once if this sink is

@@ -80,7 +80,7 @@ public final class HotObservable<Element>: TestableObservable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func scheduleEvents() {
         guard let scheduler = owner else { return }
         let now = scheduler.clock

@@ -259,7 +259,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     func cancel(_ sequence: UInt64) {
-        var released: SchedulerHeap<Work>?
+        var released: WorkQueue?
         lock.lock()
         let cancelled = state.cancel(sequence)
         if cancelled { released = state.takeAllIfAllCancelled() }

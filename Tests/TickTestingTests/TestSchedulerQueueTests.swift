@@ -1,0 +1,106 @@
+import Testing
+import Tick
+@testable import TickTesting
+
+/// The TestScheduler's packed queue (keys of 96-bit due time and 32-bit
+/// sequence number, with a wide heap for the rest) against a reference model:
+/// run order, the clock inside each action, cancellation, far-away due times
+/// that do not pack, and sequence-number epochs crossed every few schedules.
+@Suite(.checksResourceLeaks) struct TestSchedulerQueueTests {
+    /// One scheduled action of the model.
+    struct Planned {
+        let id: Int
+        let due: Duration
+        var cancelled = false
+    }
+
+    /// Random rounds of scheduling (near and far due times), cancelling and
+    /// advancing; after each round the actions that ran, their order and the
+    /// clock each one saw must be the reference's: sort the due ones by (due
+    /// time, order scheduled).
+    func checkAgainstModel(epochBits: UInt64?, seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        let scheduler = TestScheduler(stepBudget: .max)
+        if let epochBits { scheduler.useSequenceEpochs(ofBits: epochBits) }
+        var model: [Planned] = []
+        var disposables: [Int: any Disposable] = [:]
+        var ran: [(id: Int, now: Duration)] = []
+        var nextID = 0
+        for _ in 0..<200 {
+            let now = scheduler.now.offset
+            for _ in 0..<Int.random(in: 0..<20, using: &rng) {
+                let id = nextID
+                nextID += 1
+                let delay: Duration
+                switch Int.random(in: 0..<10, using: &rng) {
+                // Beyond 96 bits of attoseconds: these go to the wide heap.
+                case 0: delay = .seconds(Int64.random(in: 1 << 40...1 << 42, using: &rng))
+                // Same instant as others: ties are common.
+                case 1, 2: delay = .zero
+                // Sub-frame: exactness below a millisecond.
+                case 3: delay = Duration(secondsComponent: 0, attosecondsComponent: Int64.random(in: 1...5, using: &rng))
+                default: delay = .milliseconds(Int.random(in: 0..<50, using: &rng))
+                }
+                disposables[id] = scheduler.schedule(after: delay) {
+                    ran.append((id, scheduler.now.offset))
+                }
+                model.append(Planned(id: id, due: now + delay))
+            }
+            // Cancel a few of the pending ones.
+            for index in model.indices where !model[index].cancelled && Int.random(in: 0..<8, using: &rng) == 0 {
+                model[index].cancelled = true
+                disposables[model[index].id]?.dispose()
+            }
+            let target = now + .milliseconds(Int.random(in: 0..<40, using: &rng))
+            let expected = model.filter { !$0.cancelled && $0.due <= target }
+                .sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            model.removeAll { $0.cancelled || $0.due <= target }
+            ran = []
+            scheduler.advance(to: SchedulerInstant(offset: target))
+            #expect(ran.map(\.id) == expected.map(\.id))
+            #expect(ran.map(\.now) == expected.map(\.due))
+            #expect(scheduler.now.offset == target)
+            #expect(scheduler.pendingCount == model.count)
+        }
+        // The far-away rest, in order.
+        let expected = model.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+        ran = []
+        scheduler.run()
+        #expect(ran.map(\.id) == expected.map(\.id))
+        #expect(ran.map(\.now) == expected.map(\.due))
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func packedQueueMatchesTheModel() {
+        checkAgainstModel(epochBits: nil, seed: 15)
+    }
+
+    @Test(arguments: [1, 3, 5] as [UInt64])
+    func sequenceEpochsCrossedEveryFewSchedulesKeepTheOrder(epochBits: UInt64) {
+        checkAgainstModel(epochBits: epochBits, seed: 15 + epochBits)
+    }
+
+    @Test func farDueTimesBesidePackedOnesRunInTimeThenSchedulingOrder() {
+        let scheduler = TestScheduler()
+        var log: [String] = []
+        let far = Duration.seconds(Int64(1) << 40)  // 2⁴⁰ s: over 96 bits of attoseconds
+        scheduler.schedule(after: far) { log.append("far 1") }
+        scheduler.schedule(after: .milliseconds(1)) { log.append("near") }
+        scheduler.schedule(after: far) { log.append("far 2") }
+        scheduler.schedule(after: far + Duration(secondsComponent: 0, attosecondsComponent: 1)) { log.append("far + 1 as") }
+        scheduler.schedule(after: far - Duration(secondsComponent: 0, attosecondsComponent: 1)) { log.append("far - 1 as") }
+        scheduler.run()
+        #expect(log == ["near", "far - 1 as", "far 1", "far 2", "far + 1 as"])
+        #expect(scheduler.now.offset == far + Duration(secondsComponent: 0, attosecondsComponent: 1))
+    }
+
+    @Test func negativeDueTimesPackAndOrderBelowZero() {
+        let scheduler = TestScheduler(initialClock: -100)
+        var log: [TestTime] = []
+        for time in [-3, -50, -3, 0, -99, 7] {
+            scheduler.scheduleAt(TestTime(time)) { log.append(scheduler.clock) }
+        }
+        scheduler.run()
+        #expect(log == [-99, -50, -3, -3, 0, 7])
+    }
+}
