@@ -1,3 +1,4 @@
+import Testing
 import Tick
 
 /// Marble tests on a ``TestScheduler``, RxJS style:
@@ -480,17 +481,37 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
     private let lock = Lock()
-    private var checks: [(site: CallSite, run: () -> Void)] = []
+    private var checks: [Check] = []
     private var cleanups: [() -> Void] = []
     private var setups: [() -> Void] = []
     private var teardownRegistered = false
+    private var listedForExit = false
+
+    /// One pending expectation: where it was stated, the Swift Testing test
+    /// that stated it (if any), and the check itself.
+    private struct Check {
+        let site: CallSite
+        let test: Test?
+        let run: () -> Void
+    }
+
+    static let neverCheckedMessage =
+        "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
 
     func add(site: CallSite, check: @escaping () -> Void) {
-        let register = lock.withLock { () -> Bool in
-            checks.append((site, check))
-            defer { teardownRegistered = true }
-            return !teardownRegistered
+        let test = Test.current
+        let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
+            checks.append(Check(site: site, test: test, run: check))
+            defer {
+                teardownRegistered = true
+                if test != nil { listedForExit = true }
+            }
+            return (!teardownRegistered, test != nil && !listedForExit)
         }
+        // Under Swift Testing, one still unchecked when the process exits
+        // fails the process (a scheduler kept alive by its observable is
+        // never released, see `UncheckedAtExit`).
+        if listForExit { UncheckedAtExit.shared.register(self) }
         // Under XCTest, an expectation still unchecked when the test ends
         // fails at its line (Swift Testing has no end-of-test hook for a
         // library: there the release of the scheduler reports it, see deinit).
@@ -550,15 +571,18 @@ final class MarbleExpectationStore: @unchecked Sendable {
         let (checks, cleanups) = takeAll()
         for check in checks {
             TestFailureReporter.fail(
-                TestFailure(
-                    title: "marble expectation never checked",
-                    message: "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)",
-                    site: check.site))
+                TestFailure(title: "marble expectation never checked", message: Self.neverCheckedMessage, site: check.site))
         }
         for cleanup in cleanups { cleanup() }
     }
 
-    private func takeAll() -> ([(site: CallSite, run: () -> Void)], [() -> Void]) {
+    /// The expectations not checked yet that a Swift Testing test stated, for
+    /// the report at process exit.
+    func uncheckedSwiftTestingExpectations() -> [(site: CallSite, test: Test?)] {
+        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test) } }
+    }
+
+    private func takeAll() -> ([Check], [() -> Void]) {
         lock.withLock {
             defer {
                 self.checks = []
