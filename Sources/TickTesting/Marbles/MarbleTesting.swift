@@ -29,8 +29,10 @@ import Tick
 ///   XCTest) or when the test ends (XCTest, or Swift Testing with the
 ///   `.checksResourceLeaks` trait), whichever comes first. A scheduler kept
 ///   alive by the observable under test (a time operator given it) is not
-///   released: under Swift Testing without the trait, use
-///   ``run(_:fileID:filePath:line:column:)``, which cannot forget.
+///   released: under Swift Testing without the trait, its unchecked
+///   expectations are written to standard error at process exit, at their
+///   lines, and the process fails. ``run(_:fileID:filePath:line:column:)``
+///   cannot forget.
 /// - Hot observables made with ``hot(_:values:error:fileID:filePath:line:column:)``
 ///   are set up when the scheduler next runs, as in RxJS: an `expect`
 ///   subscription or unsubscription made before comes first within a frame.
@@ -474,10 +476,11 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 /// function returns, on the test's own task, so `Issue.record` reaches that
 /// test. That is why nothing the store or the scheduler's queue keeps before
 /// the first run refers to the scheduler strongly (`MarbleRecorder`, the
-/// weak scheduler of the marble API's test observables): an observable under
+/// weak scheduler of the marble API's test observables). An observable under
 /// test that holds the scheduler itself (a time operator given it) still
-/// keeps it alive, and then only XCTest or the leak trait catch a forgotten
-/// flush (and `run { }` prevents it).
+/// keeps it alive; for that case a store with expectations stated in a Swift
+/// Testing test is listed (weakly) in `UncheckedAtExit`, which reports what
+/// is still unchecked when the process exits and fails the process.
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
     private let lock = Lock()
