@@ -316,16 +316,16 @@ public struct MarbleExpectation<Element> {
         let frame = scheduler.frame
         scheduler.marbleExpectations.add(site: site) {
             let (expected, actual) = timelines()
+            // The common case, a match, needs no diagrams: only a mismatch
+            // pays for wrapping the elements and laying out the diff.
+            if Self.sameTimeline(expected, actual, by: areEqual) {
+                result.finish(recorded: actual, expected: expected, diff: nil)
+                return
+            }
             let wrap = { (events: [Recorded<Event<Element>>]) in
                 events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
             }
             let (left, right) = (wrap(expected), wrap(actual))
-            // The common case, a match, needs no diagrams: only a mismatch
-            // pays for laying out the diff.
-            if left == right {
-                result.finish(recorded: actual, expected: expected, diff: nil)
-                return
-            }
             let diff = Marbles.diff(
                 expected: left, actual: right,
                 values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
@@ -337,6 +337,30 @@ public struct MarbleExpectation<Element> {
             TestFailureReporter.fail(
                 TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
         }
+    }
+}
+
+extension MarbleExpectation {
+    /// Whether two timelines are equal, elements compared by `areEqual` and
+    /// errors by ``errorsAreEqual(_:_:)``: what `==` on the timelines of
+    /// `Compared` elements says, without building them.
+    static func sameTimeline(
+        _ lhs: [Recorded<Event<Element>>], _ rhs: [Recorded<Event<Element>>], by areEqual: (Element, Element) -> Bool
+    ) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        // Indices rather than `zip`: this code is not specialized for the
+        // element type, and a generic `zip` iterator costs far more per step.
+        for index in lhs.indices {
+            let (left, right) = (lhs[index], rhs[index])
+            guard left.time == right.time else { return false }
+            switch (left.value, right.value) {
+            case (.next(let l), .next(let r)): guard areEqual(l, r) else { return false }
+            case (.error(let l), .error(let r)): guard errorsAreEqual(l, r) else { return false }
+            case (.completed, .completed): continue
+            default: return false
+            }
+        }
+        return true
     }
 }
 
