@@ -6,7 +6,9 @@ import TickTesting
 /// fails at its line under Swift Testing, with no trait: the scheduler is
 /// released when the test lets go of it, and its release reports what was
 /// never checked. Nothing is reported for expectations that are checked,
-/// however late, or that still can be (the scheduler is alive).
+/// however late, or that still can be (the scheduler is alive). A
+/// scheduler never released is reported at process exit instead:
+/// `MarbleForgottenFlushAtExitTests`.
 @Suite(.checksResourceLeaks) struct MarbleForgottenFlushTests {
     static let neverChecked =
         "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
@@ -156,8 +158,9 @@ import TickTesting
 
     /// An observable under test that holds the scheduler (a time operator
     /// given it) keeps the scheduler alive through the work it has queued, so
-    /// it is not released when the test lets go of it and Swift Testing is
-    /// not told; XCTest reports it at teardown, and `run { }` cannot forget.
+    /// it is not released when the test lets go of it and the test is not
+    /// told; XCTest reports it at teardown, Swift Testing at process exit
+    /// (`MarbleForgottenFlushAtExitTests`), and `run { }` cannot forget.
     @Test func aSchedulerKeptAliveByItsObservableIsNotReleased() {
         weak var released: TestScheduler?
         let reported = failures {

@@ -73,19 +73,26 @@ struct MarbleScanner {
                 }
             }
             let eventTime = group?.time ?? time
-            if character == "\u{FFFD}" { throw MarbleError(.replacementCharacter, at: index, in: diagram) }
-            switch character {
-            case "-":
+            // Switching on the ASCII byte: comparing `Character`s is a string
+            // comparison each, and dominated the scan of short diagrams. (A
+            // space was skipped above, so a character with an ASCII value is
+            // that one ASCII scalar.)
+            let ascii = character.asciiValue
+            if ascii == nil, character == "\u{FFFD}" {
+                throw MarbleError(.replacementCharacter, at: index, in: diagram)
+            }
+            switch ascii {
+            case UInt8(ascii: "-"):
                 try advance(at: index)
-            case "(":
+            case UInt8(ascii: "("):
                 if group != nil { throw MarbleError(.nestedGroup, at: index, in: diagram) }
                 group = (time, index)
                 try advance(at: index)
-            case ")":
+            case UInt8(ascii: ")"):
                 if group == nil { throw MarbleError(.unopenedGroup, at: index, in: diagram) }
                 group = nil
                 try advance(at: index)
-            case "^":
+            case UInt8(ascii: "^"):
                 switch mode {
                 case .cold, .time:
                     throw MarbleError(.subscriptionPointInColdDiagram, at: index, in: diagram)
@@ -95,7 +102,7 @@ struct MarbleScanner {
                     items.append(Item(marker: .subscribe, time: eventTime, position: index))
                     try advance(at: index)
                 }
-            case "!":
+            case UInt8(ascii: "!"):
                 guard mode == .subscription else {
                     throw MarbleError(.unsubscriptionInObservableDiagram, at: index, in: diagram)
                 }
@@ -111,10 +118,10 @@ struct MarbleScanner {
                 if mode != .time {
                     if terminated { throw MarbleError(.eventAfterTerminal, at: index, in: diagram) }
                     let marker: Item.Marker =
-                        character == "|" ? .completed : character == "#" ? .error : .value(character)
+                        ascii == UInt8(ascii: "|") ? .completed : ascii == UInt8(ascii: "#") ? .error : .value(character)
                     if marker == .completed || marker == .error { terminated = true }
                     items.append(Item(marker: marker, time: eventTime, position: index))
-                } else if character == "|" {
+                } else if ascii == UInt8(ascii: "|") {
                     items.append(Item(marker: .completed, time: eventTime, position: index))
                 } else {
                     throw MarbleError(.markerInTimeDiagram(character), at: index, in: diagram)

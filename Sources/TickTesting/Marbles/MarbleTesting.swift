@@ -1,3 +1,4 @@
+import Testing
 import Tick
 
 /// Marble tests on a ``TestScheduler``, RxJS style:
@@ -28,8 +29,10 @@ import Tick
 ///   XCTest) or when the test ends (XCTest, or Swift Testing with the
 ///   `.checksResourceLeaks` trait), whichever comes first. A scheduler kept
 ///   alive by the observable under test (a time operator given it) is not
-///   released: under Swift Testing without the trait, use
-///   ``run(_:fileID:filePath:line:column:)``, which cannot forget.
+///   released: under Swift Testing without the trait, its unchecked
+///   expectations are written to standard error at process exit, at their
+///   lines, and the process fails. ``run(_:fileID:filePath:line:column:)``
+///   cannot forget.
 /// - Hot observables made with ``hot(_:values:error:fileID:filePath:line:column:)``
 ///   are set up when the scheduler next runs, as in RxJS: an `expect`
 ///   subscription or unsubscription made before comes first within a frame.
@@ -313,16 +316,16 @@ public struct MarbleExpectation<Element> {
         let frame = scheduler.frame
         scheduler.marbleExpectations.add(site: site) {
             let (expected, actual) = timelines()
+            // The common case, a match, needs no diagrams: only a mismatch
+            // pays for wrapping the elements and laying out the diff.
+            if Self.sameTimeline(expected, actual, by: areEqual) {
+                result.finish(recorded: actual, expected: expected, diff: nil)
+                return
+            }
             let wrap = { (events: [Recorded<Event<Element>>]) in
                 events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
             }
             let (left, right) = (wrap(expected), wrap(actual))
-            // The common case, a match, needs no diagrams: only a mismatch
-            // pays for laying out the diff.
-            if left == right {
-                result.finish(recorded: actual, expected: expected, diff: nil)
-                return
-            }
             let diff = Marbles.diff(
                 expected: left, actual: right,
                 values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
@@ -334,6 +337,30 @@ public struct MarbleExpectation<Element> {
             TestFailureReporter.fail(
                 TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
         }
+    }
+}
+
+extension MarbleExpectation {
+    /// Whether two timelines are equal, elements compared by `areEqual` and
+    /// errors by ``errorsAreEqual(_:_:)``: what `==` on the timelines of
+    /// `Compared` elements says, without building them.
+    static func sameTimeline(
+        _ lhs: [Recorded<Event<Element>>], _ rhs: [Recorded<Event<Element>>], by areEqual: (Element, Element) -> Bool
+    ) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        // Indices rather than `zip`: this code is not specialized for the
+        // element type, and a generic `zip` iterator costs far more per step.
+        for index in lhs.indices {
+            let (left, right) = (lhs[index], rhs[index])
+            guard left.time == right.time else { return false }
+            switch (left.value, right.value) {
+            case (.next(let l), .next(let r)): guard areEqual(l, r) else { return false }
+            case (.error(let l), .error(let r)): guard errorsAreEqual(l, r) else { return false }
+            case (.completed, .completed): continue
+            default: return false
+            }
+        }
+        return true
     }
 }
 
@@ -473,24 +500,45 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 /// function returns, on the test's own task, so `Issue.record` reaches that
 /// test. That is why nothing the store or the scheduler's queue keeps before
 /// the first run refers to the scheduler strongly (`MarbleRecorder`, the
-/// weak scheduler of the marble API's test observables): an observable under
+/// weak scheduler of the marble API's test observables). An observable under
 /// test that holds the scheduler itself (a time operator given it) still
-/// keeps it alive, and then only XCTest or the leak trait catch a forgotten
-/// flush (and `run { }` prevents it).
+/// keeps it alive; for that case a store with expectations stated in a Swift
+/// Testing test is listed (weakly) in `UncheckedAtExit`, which reports what
+/// is still unchecked when the process exits and fails the process.
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
     private let lock = Lock()
-    private var checks: [(site: CallSite, run: () -> Void)] = []
+    private var checks: [Check] = []
     private var cleanups: [() -> Void] = []
     private var setups: [() -> Void] = []
     private var teardownRegistered = false
+    private var listedForExit = false
+
+    /// One pending expectation: where it was stated, the Swift Testing test
+    /// that stated it (if any), and the check itself.
+    private struct Check {
+        let site: CallSite
+        let test: Test?
+        let run: () -> Void
+    }
+
+    static let neverCheckedMessage =
+        "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
 
     func add(site: CallSite, check: @escaping () -> Void) {
-        let register = lock.withLock { () -> Bool in
-            checks.append((site, check))
-            defer { teardownRegistered = true }
-            return !teardownRegistered
+        let test = Test.current
+        let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
+            checks.append(Check(site: site, test: test, run: check))
+            defer {
+                teardownRegistered = true
+                if test != nil { listedForExit = true }
+            }
+            return (!teardownRegistered, test != nil && !listedForExit)
         }
+        // Under Swift Testing, one still unchecked when the process exits
+        // fails the process (a scheduler kept alive by its observable is
+        // never released, see `UncheckedAtExit`).
+        if listForExit { UncheckedAtExit.shared.register(self) }
         // Under XCTest, an expectation still unchecked when the test ends
         // fails at its line (Swift Testing has no end-of-test hook for a
         // library: there the release of the scheduler reports it, see deinit).
@@ -550,15 +598,18 @@ final class MarbleExpectationStore: @unchecked Sendable {
         let (checks, cleanups) = takeAll()
         for check in checks {
             TestFailureReporter.fail(
-                TestFailure(
-                    title: "marble expectation never checked",
-                    message: "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)",
-                    site: check.site))
+                TestFailure(title: "marble expectation never checked", message: Self.neverCheckedMessage, site: check.site))
         }
         for cleanup in cleanups { cleanup() }
     }
 
-    private func takeAll() -> ([(site: CallSite, run: () -> Void)], [() -> Void]) {
+    /// The expectations not checked yet that a Swift Testing test stated, for
+    /// the report at process exit.
+    func uncheckedSwiftTestingExpectations() -> [(site: CallSite, test: Test?)] {
+        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test) } }
+    }
+
+    private func takeAll() -> ([Check], [() -> Void]) {
         lock.withLock {
             defer {
                 self.checks = []
