@@ -85,7 +85,9 @@ extension Event: CustomStringConvertible {
 /// - otherwise their `String(describing:)` texts are the same.
 public func errorsAreEqual(_ lhs: any Error, _ rhs: any Error) -> Bool {
     guard type(of: lhs) == type(of: rhs) else { return false }
-    if let equatable = lhs as? any Equatable {
+    // Cast through `Any`: the optimizer wrongly claims an `any Error` to
+    // `any Equatable` cast always succeeds (a release-build warning).
+    if let equatable = (lhs as Any) as? any Equatable {
         return equatable.isEqual(to: rhs)
     }
     return String(describing: lhs) == String(describing: rhs)

@@ -101,6 +101,11 @@ final class AsyncDriver: @unchecked Sendable {
 
     deinit {
         JobRouting.roots.remove(tasks: rootTasks, of: self)
+        for task in rootTasks { JobRouting.releaseTask(task) }
+        // Jobs still queued here (held while a root ran outside the driver,
+        // when the scheduler went away) belong to tasks that are waiting for
+        // them: hand them to the runtime, never drop them.
+        for pending in jobs[head...] { pending.forward() }
     }
 
     /// `true` while the scheduler is alive: only then are jobs routed here.
@@ -119,11 +124,18 @@ final class AsyncDriver: @unchecked Sendable {
         guard isActive, let task = JobRouting.currentTaskAddress else { return }
         if JobRouting.roots.isRoot(task: task, of: self) { return }
         let outside = JobRouting.currentDriver !== self
+        // Keep the task object alive while it is a root: otherwise, once it
+        // ends, a new task (of another test running in parallel) could get
+        // its address and have its jobs taken for this driver's.
+        JobRouting.retainTask(task)
         lock.withLock {
             rootTasks.append(task)
             if outside {
                 heldRoot = task
                 holdGeneration &+= 1
+                // A fallback armed for an earlier hold ignores this one (its
+                // generation is stale): let the next held job arm a new one.
+                holdFallbackArmed = false
             }
         }
         JobRouting.roots.add(task: task, driver: self)

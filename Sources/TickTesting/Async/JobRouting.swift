@@ -42,7 +42,9 @@ import Tick
 // - it is enqueued by, or is, a "root" task of the driver: the task that
 //   created the TestScheduler, or that used its async API (`virtualClock`,
 //   an async `advance`/`run`, `expect(asyncSequence)`).
-// Both stop the moment the TestScheduler is deallocated.
+// The second rule is checked first (see `driver(for:)`). Both stop the moment
+// the TestScheduler is deallocated; jobs a driver still holds then go to the
+// runtime (`AsyncDriver.deinit`).
 
 enum JobRouting {
     typealias Original = @convention(thin) (UnownedJob) -> Void
@@ -119,10 +121,19 @@ enum JobRouting {
     }
 
     /// The driver that owns `job`: see the comment at the top of this file.
+    ///
+    /// A root wins over the thread's driver: with tests running in parallel,
+    /// one test's task can end up running inside another scheduler's job
+    /// (the test runner's own continuation was enqueued from there), and the
+    /// work of the scheduler it created must still go to that scheduler.
     static func driver(for job: UnownedJob) -> AsyncDriver? {
+        if roots.count.load(ordering: .acquiring) > 0,
+            let driver = roots.driver(task: currentTaskAddress, job: address(of: job))
+        {
+            return driver
+        }
         if let driver = currentDriver, driver.isLive { return driver }
-        guard roots.count.load(ordering: .acquiring) > 0 else { return nil }
-        return roots.driver(task: currentTaskAddress, job: address(of: job))
+        return nil
     }
 
     /// The current task's address (a task is its own first job).
@@ -131,6 +142,18 @@ enum JobRouting {
     }
 
     static func address(of job: UnownedJob) -> UInt { unsafeBitCast(job, to: UInt.self) }
+
+    /// A task is a reference-counted heap object: a root's driver holds one
+    /// reference, so the address stays the root's as long as it is registered.
+    static func retainTask(_ task: UInt) {
+        guard let pointer = UnsafeRawPointer(bitPattern: task) else { return }
+        _ = Unmanaged<AnyObject>.fromOpaque(pointer).retain()
+    }
+
+    static func releaseTask(_ task: UInt) {
+        guard let pointer = UnsafeRawPointer(bitPattern: task) else { return }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
 
     /// The root tasks of every live driver.
     static let roots = Roots()

@@ -283,6 +283,46 @@ import TickTesting
         subscription?.dispose()
     }
 
+    /// A TestScheduler created by a task that another scheduler drives (as
+    /// when the test runner's own work ended up inside a scheduler's job, with
+    /// tests running in parallel) drives the work of that task, not the other
+    /// scheduler: its root comes first.
+    @Test func aSchedulerCreatedInsideAnotherSchedulersWorkDrivesItsOwnTasks() async {
+        let outer = TestScheduler()
+        _ = outer.virtualClock
+        let inner = Task { () -> [String] in
+            let scheduler = TestScheduler()
+            let clock = scheduler.virtualClock
+            let timeline = Timeline(scheduler)
+            let sleeper = Task {
+                try? await clock.sleep(for: .milliseconds(10))
+                timeline.record("woke")
+            }
+            await scheduler.advance(by: .milliseconds(9))
+            timeline.record("checked")
+            await scheduler.advance(by: .milliseconds(1))
+            await sleeper.value
+            return timeline.entries
+        }
+        // Runs the inner task's first job inside the outer scheduler's driver.
+        await outer.advance(by: 0)
+        #expect(await inner.value == ["checked@9", "woke@10"])
+    }
+
+    /// Work that a scheduler was holding (its root had not waited yet) when
+    /// the scheduler went away still runs: it goes to the runtime.
+    @Test func workHeldWhenTheSchedulerGoesAwayStillRuns() async {
+        let task: Task<Int, Never>
+        do {
+            let scheduler = TestScheduler()
+            task = Task { 42 }
+            #expect(scheduler.clock == 0)
+        }
+        // Before the fix, the held job was dropped with the scheduler and
+        // this await never returned.
+        #expect(await task.value == 42)
+    }
+
     @Test func aSleepFromATaskTheSchedulerDoesNotDriveIsReported() async {
         let scheduler = TestScheduler()
         let clock = scheduler.virtualClock
