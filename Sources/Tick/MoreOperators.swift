@@ -56,6 +56,13 @@ extension Observable {
             return sink
         }
     }
+
+    /// RxSwift 6's spelling of ``catch(_:)-swift.type.method``: the same
+    /// operator, so that ported code compiles unchanged.
+    public static func `catch`<S: Sequence>(sequence: S) -> Observable<Element>
+    where S.Element: ObservableType, S.Element.Element == Element {
+        Observable.catch(sequence)
+    }
 }
 
 extension ObservableType {

@@ -143,6 +143,16 @@ import TickTesting
         #expect(c.subscriptions == [Subscription(240, 260)])
     }
 
+    @Test func rxSwiftsSequenceLabelIsTheSameOperator() {
+        let scheduler = TestScheduler()
+        let a = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(1))])
+        let b = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+        let res = scheduler.start { Observable.catch(sequence: [a, b]) }
+        #expect(res.events == [.next(210, 1), .next(230, 2), .completed(240)])
+        #expect(a.subscriptions == [Subscription(200, 220)])
+        #expect(b.subscriptions == [Subscription(220, 240)])
+    }
+
     @Test func failsWithTheLastErrorAndCompletesWhenEmpty() {
         let scheduler = TestScheduler()
         let a = scheduler.createColdObservable([.error(10, TestError(1), Int.self)])
