@@ -106,12 +106,16 @@ import TickTesting
         var log: [String] = []
         let start = CurrentThreadScheduler.instance.now
         CurrentThreadScheduler.instance.schedule {
-            CurrentThreadScheduler.instance.schedule(after: .milliseconds(2)) { log.append("later") }
+            // Far apart: the due times are read from the real clock, and a
+            // thread paused for over a millisecond between these two lines
+            // (under the thread sanitizer, on a loaded machine) must not be
+            // able to swap them.
+            CurrentThreadScheduler.instance.schedule(after: .milliseconds(40)) { log.append("later") }
             CurrentThreadScheduler.instance.schedule(after: .milliseconds(1)) { log.append("sooner") }
             CurrentThreadScheduler.instance.schedule { log.append("now") }
         }
         #expect(log == ["now", "sooner", "later"])
-        #expect(CurrentThreadScheduler.instance.now - start >= .milliseconds(2))
+        #expect(CurrentThreadScheduler.instance.now - start >= .milliseconds(40))
     }
 
     @Test func currentThreadSchedulerPeriodicStopsWhenDisposedFromInside() {

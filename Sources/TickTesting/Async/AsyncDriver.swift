@@ -312,8 +312,12 @@ final class AsyncDriver: @unchecked Sendable {
             return .abandoned
         }
         // Inside one of this driver's jobs with nothing queued, the caller
-        // is the only work there is: already quiescent.
-        if head == jobs.count && (!draining || JobRouting.currentDriver === self) {
+        // is the only work there is: already quiescent. Anywhere else (the
+        // test body on its own thread, or a root running inside another
+        // driver's job) the caller suspends even when nothing is queued: its
+        // resumption is a job of this driver, so from then on it runs inside
+        // the driver, never at the same time as the jobs it starts.
+        if head == jobs.count && JobRouting.currentDriver === self {
             lock.unlock()
             return .quiet
         }
