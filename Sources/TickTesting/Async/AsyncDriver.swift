@@ -54,10 +54,16 @@ final class AsyncDriver: @unchecked Sendable {
         /// the main queue; jobs that came through `DrivenTaskExecutor`, to a
         /// global dispatch queue).
         let original: JobRouting.Original?
+        /// A job of `DriverEntrance` (a caller stepping into the driver): it
+        /// runs isolated to that executor.
+        var entrance: UnownedSerialExecutor? = nil
 
         /// Hands the job to the runtime instead of running it here.
         func forward() {
-            if let original {
+            if let entrance {
+                let job = job
+                DispatchQueue.global().async { job.runSynchronously(on: entrance) }
+            } else if let original {
                 original(job)
             } else if toMain {
                 RoutingMainExecutor.runOnMainQueue(job)
@@ -89,6 +95,17 @@ final class AsyncDriver: @unchecked Sendable {
     private var lastSite: CallSite?
     private var reportedEscape = false
     private var watched = false
+
+    /// The actor whose executor is this driver's queue (see `quiescence`).
+    private var entranceStorage: DriverEntrance?
+    var entrance: DriverEntrance {
+        lock.withLock {
+            if let entrance = entranceStorage { return entrance }
+            let entrance = DriverEntrance(driver: self)
+            entranceStorage = entrance
+            return entrance
+        }
+    }
 
     /// Makes the current task (if any) a root of this driver.
     func attach(to scheduler: TestScheduler) {
@@ -200,14 +217,17 @@ final class AsyncDriver: @unchecked Sendable {
 
     // MARK: Running jobs
 
-    func enqueue(_ job: UnownedJob, toMain: Bool, original: JobRouting.Original?) {
+    func enqueue(
+        _ job: UnownedJob, toMain: Bool, original: JobRouting.Original?, entrance: UnownedSerialExecutor? = nil
+    ) {
+        let pending = Pending(job: job, toMain: toMain, original: original, entrance: entrance)
         lock.lock()
         if abandoned {
             lock.unlock()
-            Pending(job: job, toMain: toMain, original: original).forward()
+            pending.forward()
             return
         }
-        jobs.append(Pending(job: job, toMain: toMain, original: original))
+        jobs.append(pending)
         if draining {
             lock.unlock()
             return
@@ -268,7 +288,9 @@ final class AsyncDriver: @unchecked Sendable {
                 head = 0
             }
             lock.unlock()
-            if next.toMain {
+            if let entrance = next.entrance {
+                next.job.runSynchronously(on: entrance)
+            } else if next.toMain {
                 next.job.runSynchronously(on: RoutingMainExecutor.reference)
             } else {
                 // With Tick's task executor as the current one, so that work
@@ -306,18 +328,24 @@ final class AsyncDriver: @unchecked Sendable {
     func quiescence(budget: Int, isolation: isolated (any Actor)? = #isolation) async -> Outcome {
         // The caller waits from here on: what it started may run.
         releaseHold()
+        // A caller outside this driver's jobs (the test body on its own
+        // thread, or a root running inside another driver's job) first
+        // steps into the driver: a visit to an actor whose executor is this
+        // driver's queue always suspends the caller and enqueues it here, and
+        // its return to its own isolation is then enqueued from inside this
+        // driver's job, so it comes back here too. From then on the caller
+        // runs inside the driver, never beside the jobs it starts.
+        if JobRouting.currentDriver !== self && !lock.withLock({ abandoned }) {
+            await entrance.visit()
+        }
         lock.lock()
         if abandoned {
             lock.unlock()
             return .abandoned
         }
         // Inside one of this driver's jobs with nothing queued, the caller
-        // is the only work there is: already quiescent. Anywhere else (the
-        // test body on its own thread, or a root running inside another
-        // driver's job) the caller suspends even when nothing is queued: its
-        // resumption is a job of this driver, so from then on it runs inside
-        // the driver, never at the same time as the jobs it starts.
-        if head == jobs.count && JobRouting.currentDriver === self {
+        // is the only work there is: already quiescent.
+        if head == jobs.count && (!draining || JobRouting.currentDriver === self) {
             lock.unlock()
             return .quiet
         }
@@ -429,5 +457,38 @@ final class Watchdog: @unchecked Sendable {
         }
         let now = ContinuousClock.now
         for driver in live { driver.checkStall(now: now) }
+    }
+}
+
+/// An actor whose executor is one driver's queue: `await visit()` moves the
+/// calling task into that driver (see `AsyncDriver.quiescence`).
+actor DriverEntrance {
+    private let executor: Executor
+
+    init(driver: AsyncDriver) {
+        executor = Executor(driver: driver)
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    func visit() {}
+
+    final class Executor: SerialExecutor, @unchecked Sendable {
+        // @unchecked: `driver` is a weak reference, set once.
+        weak var driver: AsyncDriver?
+
+        init(driver: AsyncDriver) { self.driver = driver }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let reference = asUnownedSerialExecutor()
+            if let driver {
+                driver.enqueue(job, toMain: false, original: nil, entrance: reference)
+            } else {
+                DispatchQueue.global().async { job.runSynchronously(on: reference) }
+            }
+        }
     }
 }
