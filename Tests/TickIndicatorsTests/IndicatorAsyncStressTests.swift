@@ -34,7 +34,7 @@ final class QueueTaskExecutor: TaskExecutor {
     static func idle(_ scheduler: DispatchQueueScheduler) async -> Bool {
         let idle = TestExpectation()
         _ = scheduler.schedule(after: .milliseconds(50)) { idle.fulfill() }
-        return await idle.wait(timeout: .seconds(30))
+        return await idle.wait(timeout: .seconds(300))
     }
 
     /// A weak reference, to check that a component was deallocated.

@@ -22,7 +22,7 @@ import TickTesting
     static func drain(_ workers: [DispatchQueueScheduler]) async -> Bool {
         let barrier = TestExpectation(count: workers.count)
         for worker in workers { worker.schedule { barrier.fulfill() } }
-        return await barrier.wait(timeout: .seconds(30))
+        return await barrier.wait(timeout: .seconds(300))
     }
 
     @Test func networkManagerEndsHiddenWithZeroCount() async {
@@ -62,13 +62,13 @@ import TickTesting
                 }
             }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(await Self.drain(workers))
         #expect(manager.activityCount == 0)
         // Both timers are at most 2 ms long; once this runs, they have fired.
         let idle = TestExpectation()
         scheduler.schedule(after: .milliseconds(50)) { idle.fulfill() }
-        #expect(await idle.wait(timeout: .seconds(30)))
+        #expect(await idle.wait(timeout: .seconds(300)))
         #expect(manager.phase == .notActive)
         #expect(!manager.isNetworkActivityIndicatorVisible)
         let log = changes.current
@@ -113,7 +113,7 @@ import TickTesting
                 }
             }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(await Self.drain(workers))
         #expect(indicator.state == ActivityIndicator.State(loading: false, message: nil))
         let log = states.current
@@ -152,11 +152,11 @@ import TickTesting
                 }
             }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(await Self.drain(workers))
         let idle = TestExpectation()
         scheduler.schedule(after: .milliseconds(50)) { idle.fulfill() }
-        #expect(await idle.wait(timeout: .seconds(30)))
+        #expect(await idle.wait(timeout: .seconds(300)))
         #expect(tracker.error == nil)
         let log = values.current
         #expect(log.first == "nil")

@@ -57,7 +57,7 @@ import TickTesting
                 if !keep { work.dispose() }
             }
         }
-        #expect(await kept.wait(timeout: .seconds(60)))
+        #expect(await kept.wait(timeout: .seconds(300)))
         await finish()
         let counts = runs.current
         for index in 0..<total {
@@ -88,7 +88,7 @@ import TickTesting
             inside.subtract(1, ordering: .acquiringAndReleasing)
             if count.add(1, ordering: .relaxed).newValue <= 50 { ticks.fulfill() }
         }
-        #expect(await ticks.wait(timeout: .seconds(60)))
+        #expect(await ticks.wait(timeout: .seconds(300)))
         periodic.dispose()
         await finish()
         let didOverlap = overlapped.load(ordering: .relaxed)
@@ -121,7 +121,7 @@ import TickTesting
                     onCompleted: { done.fulfill() })
             subscriptions.withLock { $0.append(subscription) }
         }
-        #expect(await done.wait(timeout: .seconds(60)))
+        #expect(await done.wait(timeout: .seconds(300)))
         await finish()
         let all = received.current
         for source in 0..<4 {

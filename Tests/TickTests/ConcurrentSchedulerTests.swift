@@ -29,7 +29,7 @@ import TickTesting
             secondRunning.signal()
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(60)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(met.withLock { $0 })
     }
 
@@ -49,7 +49,7 @@ import TickTesting
             ranAt.withLock { $0 = scheduler.now }
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(ran.withLock { $0 } == Set(0..<50))
         #expect(ranAt.withLock { $0 }.map { $0 - start >= .milliseconds(20) } == true)
     }
@@ -80,7 +80,7 @@ import TickTesting
                 return value
             }) <= 3 { three.fulfill() }
         }
-        #expect(await three.wait(timeout: .seconds(30)))
+        #expect(await three.wait(timeout: .seconds(300)))
         periodic.dispose()
         // A run already started finishes before the barrier; none starts after.
         await barrier(queue)
@@ -88,7 +88,7 @@ import TickTesting
         #expect(snapshot >= 3)
         let later = TestExpectation()
         scheduler.schedule(after: .milliseconds(10)) { later.fulfill() }
-        #expect(await later.wait(timeout: .seconds(30)))
+        #expect(await later.wait(timeout: .seconds(300)))
         #expect(count.withLock { $0 } == snapshot)
     }
 
@@ -102,7 +102,7 @@ import TickTesting
             .delay(.milliseconds(1), scheduler: scheduler)
             .observe(on: scheduler)
             .subscribe(onNext: { value in received.withLock { $0.append(value) } }, onCompleted: { done.fulfill() })
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         await barrier(queue)
         #expect(received.current == [0, 1, 2, 3, 4])
         subscription.dispose()
@@ -122,7 +122,7 @@ import TickTesting
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("a period must be positive") }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
     }
 
     // MARK: OperationQueueScheduler
@@ -143,7 +143,7 @@ import TickTesting
                 done.fulfill()
             }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(log.current == Array(0..<100))
         let didOverlap = overlapped.load(ordering: .relaxed)
         #expect(!didOverlap)
@@ -165,7 +165,7 @@ import TickTesting
             secondRunning.signal()
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(60)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(met.withLock { $0 })
     }
 
@@ -179,7 +179,7 @@ import TickTesting
             blockerRunning.fulfill()
             gate.wait()
         }
-        #expect(await blockerRunning.wait(timeout: .seconds(30)))
+        #expect(await blockerRunning.wait(timeout: .seconds(300)))
         let ran = Locked(false)
         let work = scheduler.schedule { ran.withLock { $0 = true } }
         // Queued behind the blocker, with the scheduler's priority.
@@ -192,7 +192,7 @@ import TickTesting
         gate.signal()
         let after = TestExpectation()
         scheduler.schedule { after.fulfill() }
-        #expect(await after.wait(timeout: .seconds(30)))
+        #expect(await after.wait(timeout: .seconds(300)))
         #expect(ran.withLock { $0 } == false)
     }
 
@@ -209,7 +209,7 @@ import TickTesting
             ranAt.withLock { $0 = scheduler.now }
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(ranAt.withLock { $0 }.map { $0 - start >= .milliseconds(20) } == true)
         #expect(cancelledRan.withLock { $0 } == false)
     }
@@ -226,14 +226,14 @@ import TickTesting
                 return value
             }) <= 3 { three.fulfill() }
         }
-        #expect(await three.wait(timeout: .seconds(30)))
+        #expect(await three.wait(timeout: .seconds(300)))
         periodic.dispose()
         // A run already queued or running is over once this later operation ran.
         await finish(operations)
         let snapshot = count.withLock { $0 }
         let later = TestExpectation()
         scheduler.schedule(after: .milliseconds(10)) { later.fulfill() }
-        #expect(await later.wait(timeout: .seconds(30)))
+        #expect(await later.wait(timeout: .seconds(300)))
         #expect(count.withLock { $0 } == snapshot)
     }
 
@@ -248,7 +248,7 @@ import TickTesting
             .delay(.milliseconds(1), scheduler: scheduler)
             .observe(on: scheduler)
             .subscribe(onNext: { value in received.withLock { $0.append(value) } }, onCompleted: { done.fulfill() })
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         await finish(operations)
         #expect(received.current == [0, 1, 2, 3, 4])
         subscription.dispose()
@@ -268,7 +268,7 @@ import TickTesting
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("OperationQueueScheduler.schedulePeriodic was given a period") }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
     }
 }
 

@@ -18,7 +18,7 @@ import TickTesting
                 done.fulfill()
             }
         }
-        #expect(await done.wait(timeout: .seconds(10)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(log.current == (0..<100).map(String.init))
     }
 
@@ -31,7 +31,7 @@ import TickTesting
             ranAt.withLock { $0 = scheduler.now }
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(10)))
+        #expect(await done.wait(timeout: .seconds(300)))
         let elapsed = ranAt.withLock { $0 }.map { $0 - start }
         #expect(elapsed.map { $0 >= .milliseconds(20) } == true)
     }
@@ -45,7 +45,7 @@ import TickTesting
         // deadline has passed without it running.
         let after = TestExpectation()
         scheduler.schedule(after: .milliseconds(30)) { after.fulfill() }
-        #expect(await after.wait(timeout: .seconds(10)))
+        #expect(await after.wait(timeout: .seconds(300)))
         #expect(ran.withLock { $0 } == false)
     }
 
@@ -60,13 +60,13 @@ import TickTesting
             }
             if now <= 3 { three.fulfill() }
         }
-        #expect(await three.wait(timeout: .seconds(10)))
+        #expect(await three.wait(timeout: .seconds(300)))
         periodic.dispose()
         let snapshot = count.withLock { $0 }
         // Flush the queue: anything already running finished before this.
         let flushed = TestExpectation()
         scheduler.schedule(after: .milliseconds(10)) { flushed.fulfill() }
-        #expect(await flushed.wait(timeout: .seconds(10)))
+        #expect(await flushed.wait(timeout: .seconds(300)))
         #expect(count.withLock { $0 } == snapshot)
     }
 
@@ -78,7 +78,7 @@ import TickTesting
             .take(5)
             .delay(.milliseconds(1), scheduler: scheduler)
             .subscribe(onNext: { value in received.withLock { $0.append(value) } }, onCompleted: { done.fulfill() })
-        #expect(await done.wait(timeout: .seconds(10)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(received.withLock { $0 } == [0, 1, 2, 3, 4])
         subscription.dispose()
     }
@@ -86,7 +86,7 @@ import TickTesting
     @Test func mainSchedulerRunsWork() async {
         let done = TestExpectation()
         MainScheduler.instance.schedule { done.fulfill() }
-        #expect(await done.wait(timeout: .seconds(10)))
+        #expect(await done.wait(timeout: .seconds(300)))
     }
 
     @Test func currentThreadSchedulerTrampolinesNestedWork() {
@@ -139,6 +139,6 @@ import TickTesting
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("negative delay") }
         }
-        #expect(await done.wait(timeout: .seconds(10)))
+        #expect(await done.wait(timeout: .seconds(300)))
     }
 }

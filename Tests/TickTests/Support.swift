@@ -28,5 +28,5 @@ import TickTesting
 func drain(_ schedulers: DispatchQueueScheduler...) async -> Bool {
     let barrier = TestExpectation(count: schedulers.count)
     for scheduler in schedulers { scheduler.schedule { barrier.fulfill() } }
-    return await barrier.wait(timeout: .seconds(30))
+    return await barrier.wait(timeout: .seconds(300))
 }

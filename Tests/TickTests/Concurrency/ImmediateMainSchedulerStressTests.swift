@@ -33,7 +33,7 @@ import TickTesting
             onMain.withLock { $0 = MainQueueProbe.isCurrent }
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(onMain.current == true)
     }
 
@@ -49,7 +49,7 @@ import TickTesting
             log.append("a ends")
         }
         #expect(log == ["a starts", "a ends"])
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(log == ["a starts", "a ends", "b"])
     }
 
@@ -65,7 +65,7 @@ import TickTesting
         scheduler.schedule { log.withLock { $0.append("main") } }
         #expect(log.current == [])  // queued behind "background", not run at once
         scheduler.schedule { done.fulfill() }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(log.current == ["background", "main"])
     }
 
@@ -80,7 +80,7 @@ import TickTesting
                 done.fulfill()
             }
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(log == ["kept"])
     }
 
@@ -91,7 +91,7 @@ import TickTesting
             onMain.withLock { $0 = MainQueueProbe.isCurrent }
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(30)))
+        #expect(await done.wait(timeout: .seconds(300)))
         #expect(onMain.current == true)
     }
 
