@@ -45,17 +45,12 @@ public final class ConcurrentDispatchQueueScheduler: Scheduler, @unchecked Senda
 
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> any Disposable {
-        let item = ScheduledAction(action)
-        queue.async { item.run() }
-        return item
+        queue.scheduleAction(action)
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        let delay = checkedDelay(delay, "ConcurrentDispatchQueueScheduler.schedule(after:)")
-        let item = ScheduledAction(action)
-        queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { item.run() }
-        return item
+        queue.scheduleAction(after: checkedDelay(delay, "ConcurrentDispatchQueueScheduler.schedule(after:)"), action)
     }
 
     @discardableResult

@@ -29,17 +29,12 @@ public final class DispatchQueueScheduler: Scheduler, @unchecked Sendable {
 
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> any Disposable {
-        let item = ScheduledAction(action)
-        queue.async { item.run() }
-        return item
+        queue.scheduleAction(action)
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        let delay = checkedDelay(delay, "DispatchQueueScheduler.schedule(after:)")
-        let item = ScheduledAction(action)
-        queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { item.run() }
-        return item
+        queue.scheduleAction(after: checkedDelay(delay, "DispatchQueueScheduler.schedule(after:)"), action)
     }
 
     @discardableResult
@@ -50,6 +45,24 @@ public final class DispatchQueueScheduler: Scheduler, @unchecked Sendable {
         let delay = checkedDelay(delay, "DispatchQueueScheduler.schedulePeriodic")
         return PeriodicDispatchTimer(
             queue: queue, start: .now() + delay.dispatchInterval, period: period.dispatchInterval, action: action)
+    }
+}
+
+extension DispatchQueue {
+    /// Runs `action` on this queue, unless the returned disposable is
+    /// disposed first (the dispatch schedulers' one-shot work).
+    func scheduleAction(_ action: @escaping () -> Void) -> any Disposable {
+        let item = ScheduledAction(action)
+        async { item.run() }
+        return item
+    }
+
+    /// Runs `action` on this queue after `delay` (already checked), unless
+    /// the returned disposable is disposed first.
+    func scheduleAction(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        let item = ScheduledAction(action)
+        asyncAfter(deadline: .now() + delay.dispatchInterval) { item.run() }
+        return item
     }
 }
 

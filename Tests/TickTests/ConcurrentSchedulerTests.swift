@@ -11,12 +11,11 @@ import TickTesting
 /// nets for a broken test, never part of an assertion), and real delays are
 /// only checked as lower bounds.
 @Suite(.checksResourceLeaks) struct ConcurrentSchedulerTests {
-    // MARK: ConcurrentDispatchQueueScheduler
-
-    @Test func concurrentSchedulerRunsActionsAtTheSameTime() async {
-        let scheduler = ConcurrentDispatchQueueScheduler(label: "tick.test.concurrent.overlap")
-        // The first action can only finish while the second runs: on a serial
-        // queue it would wait for the second forever (the safety net fails it).
+    /// The first action can only finish while the second runs: on a serial
+    /// queue it would wait for the second until its 30 s safety net fails it.
+    private func expectTwoActionsRunAtTheSameTime(
+        on scheduler: any Scheduler, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let secondRunning = DispatchSemaphore(value: 0)
         let met = Locked(false)
         let done = TestExpectation(count: 2)
@@ -29,8 +28,15 @@ import TickTesting
             secondRunning.signal()
             done.fulfill()
         }
-        #expect(await done.wait(timeout: .seconds(300)))
-        #expect(met.withLock { $0 })
+        #expect(await done.wait(timeout: .seconds(300)), sourceLocation: sourceLocation)
+        #expect(met.withLock { $0 }, sourceLocation: sourceLocation)
+    }
+
+    // MARK: ConcurrentDispatchQueueScheduler
+
+    @Test func concurrentSchedulerRunsActionsAtTheSameTime() async {
+        let scheduler = ConcurrentDispatchQueueScheduler(label: "tick.test.concurrent.overlap")
+        await expectTwoActionsRunAtTheSameTime(on: scheduler)
     }
 
     @Test func concurrentSchedulerRunsEveryActionAndNeverDelayedWorkEarly() async {
@@ -153,20 +159,7 @@ import TickTesting
         let operations = OperationQueue()
         operations.maxConcurrentOperationCount = 2
         let scheduler = OperationQueueScheduler(operationQueue: operations)
-        let secondRunning = DispatchSemaphore(value: 0)
-        let met = Locked(false)
-        let done = TestExpectation(count: 2)
-        scheduler.schedule {
-            let outcome = secondRunning.wait(timeout: .now() + .seconds(30))
-            met.withLock { $0 = outcome == .success }
-            done.fulfill()
-        }
-        scheduler.schedule {
-            secondRunning.signal()
-            done.fulfill()
-        }
-        #expect(await done.wait(timeout: .seconds(300)))
-        #expect(met.withLock { $0 })
+        await expectTwoActionsRunAtTheSameTime(on: scheduler)
     }
 
     @Test func operationQueueSchedulerDisposalCancelsTheQueuedOperation() async {

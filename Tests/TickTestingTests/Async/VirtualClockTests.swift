@@ -257,6 +257,8 @@ import TickTesting
         let scheduler = TestScheduler(stepBudget: 200)
         let spins = Locked(0)
         let task = Task {
+            // The code under test, not a wait: a loop that keeps itself
+            // runnable without ever waiting on the virtual clock.
             while !Task.isCancelled {
                 spins.withLock { $0 += 1 }
                 await Task.yield()

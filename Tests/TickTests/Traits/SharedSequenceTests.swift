@@ -18,6 +18,8 @@ import TickTesting
     @Test func mockWorksAcrossAwait() async {
         let scheduler = TestScheduler()
         let made = await SharingScheduler.mock(scheduler: scheduler) { () async -> any Scheduler in
+            // A suspension point to cross (the mock must survive it), not a
+            // wait: nothing here depends on what runs meanwhile.
             await Task.yield()
             return SharingScheduler.make()
         }

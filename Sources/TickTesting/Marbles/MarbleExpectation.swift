@@ -1,0 +1,271 @@
+import Testing
+import Tick
+
+// The expectations of marble tests: what `expect(…)` recorded, checked
+// against a diagram by `toBe`/`toEqual`, and the result of the check (see
+// MarbleTesting.swift for the API and its rules).
+
+/// What `expect(observable)` recorded, waiting for its expected diagram.
+public struct MarbleExpectation<Element> {
+    let scheduler: TestScheduler
+    /// What the source emitted so far (read when the expectation is checked).
+    let recorded: () -> [Recorded<Event<Element>>]
+    /// Subscribes another observable exactly as the expectation's source was
+    /// (for ``toEqual(_:fileID:filePath:line:column:)``).
+    let mirror: (Observable<Element>) -> MarbleRecorder<Element>
+
+    init(
+        scheduler: TestScheduler, recorder: MarbleRecorder<Element>,
+        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
+    ) {
+        self.scheduler = scheduler
+        self.recorded = { recorder.events }
+        self.mirror = mirror
+    }
+
+    init(
+        scheduler: TestScheduler, recorder: TestableObserver<Element>,
+        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
+    ) {
+        self.scheduler = scheduler
+        self.recorded = { recorder.events }
+        self.mirror = mirror
+    }
+
+    /// Expects the recorded events to be `diagram` (absolute times; an
+    /// optional `^` marks frame 0). Checked at the next `flush()`/`run()`; a
+    /// mismatch fails at this line with the aligned diff.
+    ///
+    /// - Returns: the outcome, filled in when the expectation is checked.
+    @discardableResult
+    public func toBe(
+        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Element: Equatable {
+        toBe(diagram, values: values, error: error, by: ==, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Expects the recorded events to be `diagram`, comparing elements with
+    /// `areEqual` (for elements that are not `Equatable`, or a looser
+    /// comparison). Errors always compare by ``errorsAreEqual(_:_:)``.
+    ///
+    /// ```swift
+    /// scheduler.expect(errors).toBe("-a-", values: ["a": TestError(1)], by: errorsAreEqual)
+    /// ```
+    @discardableResult
+    public func toBe(
+        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
+        by areEqual: @escaping (Element, Element) -> Bool,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let result = MarbleResult<Element>()
+        let expected: [Recorded<Event<Element>>]
+        do {
+            expected = try Marbles.parse(diagram, .hot, values: values, error: error, frame: scheduler.frame)
+        } catch {
+            TestFailureReporter.fail(error.description, at: site)
+            result.finish(recorded: [], expected: [], diff: error.description)
+            return result
+        }
+        let recorded = self.recorded
+        check(result, site: site, values: values, areEqual: areEqual) { (expected, recorded()) }
+        return result
+    }
+
+    /// Expects the recorded events to be `diagram`, for observables of errors
+    /// (an error tracker's output, say): elements compare by
+    /// ``errorsAreEqual(_:_:)``, Tick's rule for errors.
+    @discardableResult
+    public func toBe(
+        _ diagram: String, values: [Character: any Error], error: any Error = TestError(),
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Element == any Error {
+        toBe(
+            diagram, values: values, error: error, by: errorsAreEqual,
+            fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Expects the same timeline as `other`, subscribed to at the same times
+    /// as this expectation's source (RxJS's `toEqual`). Checked at the next
+    /// `flush()`/`run()`; a mismatch fails at this line, `other` printed as
+    /// "expected".
+    @discardableResult
+    public func toEqual<Other: ObservableType>(
+        _ other: Other,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Other.Element == Element, Element: Equatable {
+        toEqual(other, by: ==, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``toEqual(_:fileID:filePath:line:column:)`` comparing elements with
+    /// `areEqual`; errors compare by ``errorsAreEqual(_:_:)``.
+    @discardableResult
+    public func toEqual<Other: ObservableType>(
+        _ other: Other, by areEqual: @escaping (Element, Element) -> Bool,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> MarbleResult<Element> where Other.Element == Element {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        let result = MarbleResult<Element>()
+        let otherRecorder = mirror(other.asObservable())
+        let recorded = self.recorded
+        check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorded()) }
+        return result
+    }
+
+    private func check(
+        _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
+        areEqual: @escaping (Element, Element) -> Bool,
+        timelines: @escaping () -> (expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>])
+    ) {
+        let frame = scheduler.frame
+        scheduler.marbleExpectations.add(site: site) {
+            let (expected, actual) = timelines()
+            // The common case, a match, needs no diagrams: only a mismatch
+            // pays for wrapping the elements and laying out the diff.
+            if Self.sameTimeline(expected, actual, by: areEqual) {
+                result.finish(recorded: actual, expected: expected, diff: nil)
+                return
+            }
+            let wrap = { (events: [Recorded<Event<Element>>]) in
+                events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
+            }
+            let (left, right) = (wrap(expected), wrap(actual))
+            let diff = Marbles.diff(
+                expected: left, actual: right,
+                values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
+            if diff.isEqual {
+                result.finish(recorded: actual, expected: expected, diff: nil)
+                return
+            }
+            result.finish(recorded: actual, expected: expected, diff: diff.description)
+            TestFailureReporter.fail(
+                TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
+        }
+    }
+}
+
+extension MarbleExpectation {
+    /// Whether two timelines are equal, elements compared by `areEqual` and
+    /// errors by ``errorsAreEqual(_:_:)``: what `==` on the timelines of
+    /// `Compared` elements says, without building them.
+    static func sameTimeline(
+        _ lhs: [Recorded<Event<Element>>], _ rhs: [Recorded<Event<Element>>], by areEqual: (Element, Element) -> Bool
+    ) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        // Indices rather than `zip`: this code is not specialized for the
+        // element type, and a generic `zip` iterator costs far more per step.
+        for index in lhs.indices {
+            let (left, right) = (lhs[index], rhs[index])
+            guard left.time == right.time else { return false }
+            switch (left.value, right.value) {
+            case (.next(let l), .next(let r)): guard areEqual(l, r) else { return false }
+            case (.error(let l), .error(let r)): guard errorsAreEqual(l, r) else { return false }
+            case (.completed, .completed): continue
+            default: return false
+            }
+        }
+        return true
+    }
+}
+
+/// An element compared by a test's own rule, so the `Equatable` diff and
+/// printer can lay it out.
+struct Compared<Value>: Equatable, CustomStringConvertible {
+    let value: Value
+    let areEqual: (Value, Value) -> Bool
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.areEqual(lhs.value, rhs.value) }
+    var description: String { String(describing: value) }
+}
+
+extension Compared: MarbleLegendValue {
+    var legendValue: Any { value }
+}
+
+/// The outcome of one marble expectation, for code that drives Tick outside
+/// a test runner (or wants to look closer): filled in when the expectation is
+/// checked by `flush()`/`run()`.
+///
+/// ```swift
+/// let result = scheduler.expect(source).toBe("-a-|")
+/// scheduler.flush()
+/// // result.isChecked == true, result.passed == (result.diff == nil)
+/// ```
+public final class MarbleResult<Element> {
+    // Written once by the check, read by the test; `lock` makes that safe.
+    private let lock = Lock()
+    private var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
+        (false, [], [], nil)
+
+    init() {}
+
+    func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
+        lock.withLock { state = (true, recorded, expected, diff) }
+    }
+
+    /// Whether the expectation was checked (by `flush()`/`run()`).
+    public var isChecked: Bool { lock.withLock { state.checked } }
+    /// `true` when checked and the timelines matched.
+    public var passed: Bool { lock.withLock { state.checked && state.diff == nil } }
+    /// What the observable emitted, with times (empty until checked).
+    public var recorded: [Recorded<Event<Element>>] { lock.withLock { state.recorded } }
+    /// The expected timeline (empty until checked).
+    public var expected: [Recorded<Event<Element>>] { lock.withLock { state.expected } }
+    /// The failure text (the aligned diff, or the diagram error); `nil` when
+    /// it passed or is not checked yet.
+    public var diff: String? { lock.withLock { state.diff } }
+}
+
+/// A subscription log waiting for its expected subscription diagrams.
+public struct SubscriptionExpectation {
+    let scheduler: TestScheduler
+    let read: () -> [Subscription]
+
+    /// Expects exactly these subscriptions (in any order), one diagram each:
+    /// `toBe("^---!")`, `toBe("^--!", "--^--!")`. Checked at the next
+    /// `flush()`/`run()`; a mismatch fails at this line.
+    ///
+    /// A diagram without `^` means subscribed at frame 0 (not "no
+    /// subscription", as RxJS reads `"----"`); to expect no subscription at
+    /// all, pass no diagram: `toBe()` or `toBe([])`.
+    public func toBe(
+        _ diagrams: String...,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        toBe(diagrams, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``toBe(_:fileID:filePath:line:column:)-(String...)`` with the diagrams in an array,
+    /// as RxJS writes `toBe([sub1, sub2])`.
+    public func toBe(
+        _ diagrams: [String],
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        var expected: [Subscription] = []
+        for diagram in diagrams {
+            do {
+                expected.append(try Marbles.parseSubscription(diagram, frame: scheduler.frame))
+            } catch {
+                TestFailureReporter.fail(error.description, at: site)
+                return
+            }
+        }
+        let read = self.read
+        let frame = scheduler.frame
+        scheduler.marbleExpectations.add(site: site) {
+            let diff = Marbles.diff(expectedSubscriptions: expected, actualSubscriptions: read(), frame: frame)
+            if !diff.isEqual {
+                TestFailureReporter.fail(
+                    TestFailure(
+                        title: "subscription mismatch", message: "subscription expectation failed\n\(diff.description)",
+                        site: site))
+            }
+        }
+    }
+}
+
+// @unchecked: `state` is guarded by `lock`. Sendable only when the elements
+// are, since the recorded events are read on another thread.
+extension MarbleResult: @unchecked Sendable where Element: Sendable {}

@@ -1,0 +1,202 @@
+import Testing
+import Tick
+
+// The bookkeeping behind marble expectations: recording what a source
+// emits without keeping the scheduler alive, and the scheduler's store of
+// expectations not yet checked, which reports any never checked (a
+// forgotten `flush()`) at its line. See MarbleTesting.swift, "Time rules".
+
+/// Records what an expectation's source emits, with the virtual time. Unlike
+/// ``TestableObserver`` it refers to its scheduler weakly: the scheduler
+/// keeps its pending expectations, and they must not keep the scheduler
+/// alive, or a scheduler dropped without a flush would never be released and
+/// its unchecked expectations never reported (see `MarbleExpectationStore`).
+final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
+    // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
+    // references are safe to load from any thread.
+    private weak var scheduler: TestScheduler?
+    private let lock = Lock()
+    private var recorded: [Recorded<Event<Element>>] = []
+
+    init(scheduler: TestScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Everything received so far, in order, with its time.
+    var events: [Recorded<Event<Element>>] { lock.withLock { recorded } }
+
+    func on(_ event: Event<Element>) {
+        // Only a running scheduler delivers events, so it is there.
+        guard let time = scheduler?.clock else { return }
+        lock.withLock { recorded.append(Recorded(time: time, value: event)) }
+    }
+}
+
+/// The marble expectations of one scheduler, checked at flush, and the hot
+/// observables of the marble API waiting for the scheduler to start.
+///
+/// An expectation never checked is reported at its line as soon as it is
+/// clear it never will be: when the XCTest test that made it ends (a
+/// teardown block), when the `.checksResourceLeaks` trait's test ends
+/// (`reportUnchecked(in:)`), or when the scheduler is released (this
+/// store's `deinit`), whichever comes first. Swift Testing gives a library
+/// no end-of-test hook otherwise, so there the release is the signal: it happens where
+/// the last reference to the scheduler goes away, usually when the test
+/// function returns, on the test's own task, so `Issue.record` reaches that
+/// test. That is why nothing the store or the scheduler's queue keeps before
+/// the first run refers to the scheduler strongly (`MarbleRecorder`, the
+/// weak scheduler of the marble API's test observables). An observable under
+/// test that holds the scheduler itself (a time operator given it) still
+/// keeps it alive; for that case a store with expectations stated in a Swift
+/// Testing test is listed (weakly) in `UncheckedAtExit`, which reports what
+/// is still unchecked when the process exits and fails the process.
+final class MarbleExpectationStore: @unchecked Sendable {
+    // Every property is guarded by `lock`.
+    private let lock = Lock()
+    private var checks: [Check] = []
+    private var cleanups: [() -> Void] = []
+    private var setups: [() -> Void] = []
+    private var teardownRegistered = false
+    private var listedForExit = false
+
+    /// One pending expectation: where it was stated, the Swift Testing test
+    /// that stated it (if any), and the check itself.
+    private struct Check {
+        let site: CallSite
+        let test: Test?
+        let run: () -> Void
+    }
+
+    static let neverCheckedMessage =
+        "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
+
+    func add(site: CallSite, check: @escaping () -> Void) {
+        let test = Test.current
+        let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
+            checks.append(Check(site: site, test: test, run: check))
+            defer {
+                teardownRegistered = true
+                if test != nil { listedForExit = true }
+            }
+            return (!teardownRegistered, test != nil && !listedForExit)
+        }
+        // Under Swift Testing, one still unchecked when the process exits
+        // fails the process (a scheduler kept alive by its observable is
+        // never released, see `UncheckedAtExit`).
+        if listForExit { UncheckedAtExit.shared.register(self) }
+        // Under XCTest, an expectation still unchecked when the test ends
+        // fails at its line (Swift Testing has no end-of-test hook for a
+        // library: there the release of the scheduler reports it, see deinit).
+        if register {
+            TestFailureReporter.atEndOfCurrentXCTest { [weak self] in self?.reportUnchecked() }
+            // Under the `.checksResourceLeaks` trait, the end of the test
+            // reports it too, even for a scheduler that is never released.
+            if let scope = Resources.current { Self.scoped.add(self, in: scope) }
+        }
+    }
+
+    /// The stores whose expectations were stated inside a `Resources.Scope`.
+    private static let scoped = ScopedStores()
+
+    /// Reports, at their lines, the expectations never checked of every
+    /// scheduler whose expectations were stated while `scope` was current:
+    /// the `.checksResourceLeaks` trait calls it when its test ends.
+    static func reportUnchecked(in scope: Resources.Scope) {
+        for store in scoped.take(scope) { store.reportUnchecked() }
+    }
+
+    func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
+
+    deinit {
+        // The scheduler is being released: what was not checked by now never
+        // will be (an XCTest teardown block may already have taken it).
+        reportUnchecked()
+    }
+
+    /// Keeps `setup` until the scheduler next starts running; `false` (and
+    /// nothing kept) when it is running now, so the caller sets up at once.
+    func deferUntilRun(scheduler: TestScheduler, _ setup: @escaping () -> Void) -> Bool {
+        guard !scheduler.lock.withLock({ scheduler.state.isAdvancing }) else { return false }
+        lock.withLock { setups.append(setup) }
+        return true
+    }
+
+    /// Runs the deferred setups, in the order they were made.
+    func runSetups() {
+        let pending = lock.withLock {
+            defer { setups = [] }
+            return setups
+        }
+        for setup in pending { setup() }
+    }
+
+    /// Runs every pending check, then every cleanup; each runs once.
+    func checkAll() {
+        let (checks, cleanups) = takeAll()
+        for check in checks { check.run() }
+        for cleanup in cleanups { cleanup() }
+    }
+
+    /// Fails every expectation not checked yet, at its line, and lets go of
+    /// what `expect` subscribed.
+    func reportUnchecked() {
+        let (checks, cleanups) = takeAll()
+        for check in checks {
+            TestFailureReporter.fail(
+                TestFailure(title: "marble expectation never checked", message: Self.neverCheckedMessage, site: check.site))
+        }
+        for cleanup in cleanups { cleanup() }
+    }
+
+    /// The expectations not checked yet that a Swift Testing test stated, for
+    /// the report at process exit.
+    func uncheckedSwiftTestingExpectations() -> [(site: CallSite, test: Test?)] {
+        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test) } }
+    }
+
+    private func takeAll() -> ([Check], [() -> Void]) {
+        lock.withLock {
+            defer {
+                self.checks = []
+                self.cleanups = []
+            }
+            return (self.checks, self.cleanups)
+        }
+    }
+}
+
+/// The marble expectation stores of each `Resources.Scope` (the leak trait's
+/// scope of a test), both held weakly: neither a scheduler nor a scope is
+/// kept alive by being listed here.
+private final class ScopedStores: @unchecked Sendable {
+    private struct Entry {
+        weak var scope: Resources.Scope?
+        weak var store: MarbleExpectationStore?
+    }
+
+    // `entries` is guarded by `lock`.
+    private let lock = Lock()
+    private var entries: [Entry] = []
+
+    func add(_ store: MarbleExpectationStore, in scope: Resources.Scope) {
+        lock.withLock {
+            entries.removeAll { $0.scope == nil || $0.store == nil }
+            entries.append(Entry(scope: scope, store: store))
+        }
+    }
+
+    /// Removes the stores of `scope` (and entries whose scope or store is
+    /// gone) and returns those still alive.
+    func take(_ scope: Resources.Scope) -> [MarbleExpectationStore] {
+        lock.withLock {
+            var taken: [MarbleExpectationStore] = []
+            entries.removeAll { entry in
+                guard let entryScope = entry.scope, let store = entry.store else { return true }
+                guard entryScope === scope else { return false }
+                taken.append(store)
+                return true
+            }
+            return taken
+        }
+    }
+}
