@@ -191,12 +191,24 @@ import TickTesting
 
     @Test func operationQueueSchedulerNeverRunsDelayedWorkEarlyAndCancelsIt() async {
         let operations = OperationQueue()
+        operations.maxConcurrentOperationCount = 1
         let scheduler = OperationQueueScheduler(operationQueue: operations)
+        // The queue is held busy until the work is disposed, so a thread
+        // paused between `schedule` and `dispose` (TSan, a loaded machine)
+        // cannot let the work's deadline pass and run it first.
+        let gate = DispatchSemaphore(value: 0)
+        let blockerRunning = TestExpectation()
+        scheduler.schedule {
+            blockerRunning.fulfill()
+            gate.wait()
+        }
+        #expect(await blockerRunning.wait(timeout: .seconds(300)))
         let start = scheduler.now
         let ranAt = Locked<SchedulerInstant?>(nil)
         let cancelledRan = Locked(false)
         let cancelled = scheduler.schedule(after: .milliseconds(5)) { cancelledRan.withLock { $0 = true } }
         cancelled.dispose()
+        gate.signal()
         let done = TestExpectation()
         scheduler.schedule(after: .milliseconds(20)) {
             ranAt.withLock { $0 = scheduler.now }

@@ -39,12 +39,18 @@ import TickTesting
     @Test func dispatchSchedulerCancelledWorkNeverRuns() async {
         let scheduler = DispatchQueueScheduler(label: "tick.test.cancel")
         let ran = Mutex(false)
+        // The queue is held busy until the work is disposed, so a thread
+        // paused between `schedule` and `dispose` (TSan, a loaded machine)
+        // cannot let the work's deadline pass and run it first.
+        let hold = DispatchSemaphore(value: 0)
+        scheduler.schedule { hold.wait() }
         let work = scheduler.schedule(after: .milliseconds(10)) { ran.withLock { $0 = true } }
         work.dispose()
         // A later action on the same serial queue proves the cancelled one's
         // deadline has passed without it running.
         let after = TestExpectation()
         scheduler.schedule(after: .milliseconds(30)) { after.fulfill() }
+        hold.signal()
         #expect(await after.wait(timeout: .seconds(300)))
         #expect(ran.withLock { $0 } == false)
     }
@@ -106,16 +112,18 @@ import TickTesting
         var log: [String] = []
         let start = CurrentThreadScheduler.instance.now
         CurrentThreadScheduler.instance.schedule {
-            // Far apart: the due times are read from the real clock, and a
-            // thread paused for over a millisecond between these two lines
-            // (under the thread sanitizer, on a loaded machine) must not be
-            // able to swap them.
-            CurrentThreadScheduler.instance.schedule(after: .milliseconds(40)) { log.append("later") }
-            CurrentThreadScheduler.instance.schedule(after: .milliseconds(1)) { log.append("sooner") }
+            // Due times are read from the real clock, so a thread paused
+            // between these lines (the thread sanitizer, a loaded machine)
+            // moves every later line's due time on. The only inversion
+            // asserted is "later", scheduled first: a pause shorter than
+            // 99 ms cannot undo it. "now" comes before "sooner" so that a
+            // pause can only widen the gap between them.
+            CurrentThreadScheduler.instance.schedule(after: .milliseconds(100)) { log.append("later") }
             CurrentThreadScheduler.instance.schedule { log.append("now") }
+            CurrentThreadScheduler.instance.schedule(after: .milliseconds(1)) { log.append("sooner") }
         }
         #expect(log == ["now", "sooner", "later"])
-        #expect(CurrentThreadScheduler.instance.now - start >= .milliseconds(40))
+        #expect(CurrentThreadScheduler.instance.now - start >= .milliseconds(100))
     }
 
     @Test func currentThreadSchedulerPeriodicStopsWhenDisposedFromInside() {
