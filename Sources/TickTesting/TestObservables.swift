@@ -57,6 +57,10 @@ public final class HotObservable<Element>: TestableObservable {
     /// Guarded by `lock` (runtime exclusivity checks are off).
     @usableFromInline @exclusivity(unchecked) var observers: [(key: Int, observer: AnyObserver<Element>)] = []
     @usableFromInline @exclusivity(unchecked) var nextKey = 0
+    /// The events whose actions are scheduled and have not run, in the order
+    /// they run, and the index of the next (see `scheduleEvents`). Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var queued: [Event<Element>] = []
+    @usableFromInline @exclusivity(unchecked) var nextQueued = 0
 
     @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
@@ -90,16 +94,65 @@ public final class HotObservable<Element>: TestableObservable {
         // An event whose time has already passed has happened: it is kept in
         // `recordedEvents` but never emitted (a marble diagram's events
         // before its `^` are such events).
-        for recorded in recordedEvents where recorded.time >= now {
+        let upcoming = recordedEvents.filter { $0.time >= now }
+        if Self.actionsRunInSchedulingOrder(upcoming, now: now, on: scheduler) {
+            // Each action captures only the observable (no context to
+            // allocate per event) and emits the next event of `queued`: the
+            // actions run in the order they were scheduled, so the n-th to
+            // run is the n-th event.
+            lock.withLock {
+                queued = upcoming.map(\.value)
+                nextQueued = 0
+            }
+            for recorded in upcoming {
+                scheduler.scheduleAt(recorded.time) { [self] in emitNextQueued() }
+            }
+            return
+        }
+        for recorded in upcoming {
             let event = recorded.value
             // The scheduler's queue keeps the observable alive until its last
             // event, whether or not the test holds on to it (as in RxTest).
-            scheduler.scheduleAt(recorded.time) { [self] in
-                let snapshot = self.lock.withLock { self.observers }
-                snapshot.withUnsafeBufferPointer { entries in
-                    for index in entries.indices { entries[index].observer.on(event) }
-                }
+            scheduler.scheduleAt(recorded.time) { [self] in emit(event) }
+        }
+    }
+
+    /// Whether actions scheduled for `events`, in order, will run in that
+    /// order: their times never decrease, and the scheduler moves none of
+    /// them (with `simulateProcessingDelay`, an action due at `now` is moved
+    /// one frame on, possibly past a later one). A recording given out of
+    /// time order takes the other path, one closure per event.
+    @inlinable
+    static func actionsRunInSchedulingOrder(
+        _ events: [Recorded<Event<Element>>], now: TestTime, on scheduler: TestScheduler
+    ) -> Bool {
+        var previous = now
+        for recorded in events {
+            guard recorded.time >= previous else { return false }
+            previous = recorded.time
+        }
+        return !scheduler.simulateProcessingDelay || events.first.map { $0.time > now } ?? true
+    }
+
+    @inlinable
+    func emitNextQueued() {
+        let event = lock.withLock { () -> Event<Element> in
+            let event = queued[nextQueued]
+            nextQueued += 1
+            if nextQueued == queued.count {
+                queued = []
+                nextQueued = 0
             }
+            return event
+        }
+        emit(event)
+    }
+
+    @inlinable
+    func emit(_ event: Event<Element>) {
+        let snapshot = lock.withLock { observers }
+        snapshot.withUnsafeBufferPointer { entries in
+            for index in entries.indices { entries[index].observer.on(event) }
         }
     }
 

@@ -16,6 +16,46 @@ import TickTesting
         #expect(xs.subscriptions == [Subscription(200, 1000)])
     }
 
+    // A hot observable whose recording is in time order schedules one action
+    // per event that emits "the next event" (no closure context per event);
+    // the two tests below pin the cases that must take the other path.
+
+    @Test func aHotRecordingOutOfTimeOrderEmitsEachEventAtItsTime() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([
+            .next(300, "c"), .next(210, "a"), .next(250, "b"), .next(210, "a2"), .completed(400),
+        ])
+        let observer = scheduler.start { xs }
+        #expect(observer.events == [.next(210, "a"), .next(210, "a2"), .next(250, "b"), .next(300, "c"), .completed(400)])
+    }
+
+    @Test func aHotEventAtTheCreationInstantIsMovedByTheProcessingDelayPastALaterOne() {
+        // RxTest's processing delay moves work due "now" one frame on, so the
+        // event at the creation instant runs after one half a frame later.
+        let scheduler = TestScheduler(simulateProcessingDelay: true)
+        let half = TestTime(frames: 0, remainder: scheduler.frame / 2)
+        let xs = scheduler.createHotObservable([.next(0, "at creation"), .next(half, "half a frame later")])
+        let observer = scheduler.createObserver(String.self)
+        let subscription = xs.subscribe(observer)
+        scheduler.run()
+        #expect(observer.events == [.next(half, "half a frame later"), .next(1, "at creation")])
+        subscription.dispose()
+    }
+
+    @Test func aLongHotRecordingReachesEverySubscriberAtItsTimes() {
+        let scheduler = TestScheduler()
+        let events: [Recorded<Event<Int>>] = (0..<500).map { .next(TestTime(201 + $0 / 3), $0) } + [.completed(400)]
+        let xs = scheduler.createHotObservable(events)
+        let first = scheduler.createObserver(Int.self)
+        let second = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(200) { _ = xs.subscribe(first) }
+        scheduler.scheduleAt(300) { _ = xs.subscribe(second) }
+        scheduler.run()
+        #expect(first.events == events)
+        // Subscribed at 300, after the events scheduled for 300 (created earlier).
+        #expect(second.events == events.filter { $0.time > 300 })
+    }
+
     @Test func aHotObservableNobodyHoldsStillEmits() {
         let scheduler = TestScheduler()
         let observer = scheduler.start {
