@@ -48,8 +48,9 @@ extension TestScheduler {
         public var minimumResolution: Duration { .zero }
 
         /// Suspends until the scheduler's time reaches `deadline` (see the
-        /// rules above).
-        public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
+        /// rules above). It runs in its caller's isolation
+        /// (`nonisolated(nonsending)`): calling it switches no executor.
+        nonisolated(nonsending) public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
             try Task.checkCancellation()
             let driver = scheduler.asyncDriver
             if driver.isActive && !driver.isDrivingCurrentContext { driver.reportEscapedSleep() }
