@@ -14,7 +14,13 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     // Exclusivity is guaranteed by `state` (written before publication, then
     // touched only by the one caller that set the disposed bit), so runtime
     // checks are turned off for these two fields.
-    @exclusivity(unchecked) private final var upstream: (any Disposable)?
+    //
+    // "No upstream" is a `NopDisposable` rather than `nil`: an optional of a
+    // non-class existential is copied and destroyed through the generic
+    // `Optional` value witnesses (a metadata lookup and two indirect calls
+    // each time), a plain existential through its own witness table; and it
+    // is moved in and out with `swap`, never copied.
+    @exclusivity(unchecked) private final var upstream: any Disposable = NopDisposable()
     /// Counts this subscription as live until it is disposed or terminated.
     @exclusivity(unchecked) private final var token: ResourceToken? = ResourceToken()
 
@@ -89,14 +95,23 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Stores the upstream subscription; disposes it at once if this sink is
     /// already disposed.
     @usableFromInline
-    final func setUpstream(_ disposable: any Disposable) {
-        upstream = disposable
+    final func setUpstream(_ disposable: consuming any Disposable) {
+        var incoming = disposable
+        swap(&upstream, &incoming)
         let (exchanged, _) = state.compareExchange(
             expected: 0, desired: Self.upstreamSet, ordering: .acquiringAndReleasing)
         if !exchanged {
-            upstream = nil
-            disposable.dispose()
+            // Already disposed: `finishDisposal` saw no upstream, so it is ours.
+            takeUpstream().dispose()
         }
+    }
+
+    /// Moves the upstream subscription out, leaving "none" behind.
+    @inline(__always)
+    private final func takeUpstream() -> any Disposable {
+        var taken: any Disposable = NopDisposable()
+        swap(&upstream, &taken)
+        return taken
     }
 
     /// Disposes the upstream subscription and this sink's own resources.
@@ -141,9 +156,7 @@ class Sink<Output>: Disposable, @unchecked Sendable {
         // upstream was published before that, it is ours to dispose; if not,
         // `setUpstream` will see the bit and dispose it itself.
         if state.load(ordering: .acquiring) & Self.upstreamSet != 0 {
-            let upstream = self.upstream
-            self.upstream = nil
-            upstream?.dispose()
+            takeUpstream().dispose()
         }
         disposeResources()
         token = nil
