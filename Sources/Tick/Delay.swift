@@ -92,15 +92,13 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     /// disposing it, which would do nothing but cost a call into the scheduler.
     @inlinable
     func storeTimer(_ disposable: consuming any Disposable, generation: UInt64) {
-        var disposable = disposable
         lock.lock()
         let disposed = timersDisposed
         if !disposed && generation == timerGeneration { swap(&timer, &disposable) }
         lock.unlock()
-        // Released (if dropped) here, outside the lock.
-        withExtendedLifetime(disposable) {
-            if disposed { disposable.dispose() }
-        }
+        // What `disposable` holds now (the replaced one, if any) is released
+        // on return, outside the lock.
+        if disposed { disposable.dispose() }
     }
 
     /// Delivers every event that is due, one at a time outside the lock, then

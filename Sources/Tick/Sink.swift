@@ -30,6 +30,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline static var releasedBit: UInt8 { 4 }
     /// Set with the disposed bit when a terminal event ended the sink.
     @usableFromInline static var terminatedBit: UInt8 { 8 }
+    /// Set (after `upstreamSet`) when the upstream is a single scheduled action
+    /// that has started running: disposing it could no longer do anything, so
+    /// it is only let go of.
+    @usableFromInline static var upstreamSpentBit: UInt8 { 16 }
 
     @usableFromInline
     init(downstream: AnyObserver<Output>) {
@@ -114,6 +118,19 @@ class Sink<Output>: Disposable, @unchecked Sendable {
         return taken
     }
 
+    /// Records that the upstream subscription is a scheduled action that is
+    /// running now (called from that action), so that ending this sink lets
+    /// go of it without disposing it: for every scheduler, disposing an
+    /// action that already started does nothing (on a `TestScheduler` it
+    /// would still take the scheduler's lock to find that out). Does nothing
+    /// if the upstream is not stored yet (then it is disposed as usual).
+    @inlinable
+    final func upstreamActionStarted() {
+        if state.load(ordering: .relaxed) & Self.upstreamSet != 0 {
+            state.bitwiseOr(Self.upstreamSpentBit, ordering: .relaxed)
+        }
+    }
+
     /// Disposes the upstream subscription and this sink's own resources.
     @usableFromInline
     final func dispose() {
@@ -155,8 +172,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
         // Only the caller that set the released bit gets here, once. If the
         // upstream was published before that, it is ours to dispose; if not,
         // `setUpstream` will see the bit and dispose it itself.
-        if state.load(ordering: .acquiring) & Self.upstreamSet != 0 {
-            takeUpstream().dispose()
+        let current = state.load(ordering: .acquiring)
+        if current & Self.upstreamSet != 0 {
+            let upstream = takeUpstream()
+            if current & Self.upstreamSpentBit == 0 { upstream.dispose() }
         }
         disposeResources()
         token = nil
