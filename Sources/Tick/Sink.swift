@@ -19,7 +19,7 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     // non-class existential is copied and destroyed through the generic
     // `Optional` value witnesses (a metadata lookup and two indirect calls
     // each time), a plain existential through its own witness table; and it
-    // is moved in and out with `swap`, never copied.
+    // is moved in (a consuming argument) and out (`swap`), never copied.
     @exclusivity(unchecked) private final var upstream: any Disposable = NopDisposable()
     /// Counts this subscription as live until it is disposed or terminated.
     @exclusivity(unchecked) private final var token: ResourceToken? = ResourceToken()
@@ -100,8 +100,7 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// already disposed.
     @usableFromInline
     final func setUpstream(_ disposable: consuming any Disposable) {
-        var incoming = disposable
-        swap(&upstream, &incoming)
+        upstream = disposable
         let (exchanged, _) = state.compareExchange(
             expected: 0, desired: Self.upstreamSet, ordering: .acquiringAndReleasing)
         if !exchanged {
