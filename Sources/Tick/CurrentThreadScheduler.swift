@@ -102,7 +102,16 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     static func subscribe<Element>(
         _ run: @escaping (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
     ) -> any Disposable {
-        let trampoline = Trampoline.forThisThread
+        Trampoline.withThisThread { trampoline in
+            subscribe(run, observer, on: trampoline)
+        }
+    }
+
+    @inline(__always)
+    private static func subscribe<Element>(
+        _ run: @escaping (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>,
+        on trampoline: Trampoline
+    ) -> any Disposable {
         guard trampoline.isDraining else {
             return trampoline.drain(after: { trampoline.nested(run, observer) })
         }
@@ -177,6 +186,17 @@ private final class Trampoline {
         let trampoline = Trampoline()
         pthread_setspecific(key, Unmanaged.passRetained(trampoline).toOpaque())
         return trampoline
+    }
+
+    /// Runs `body` with this thread's trampoline (made on first use), without
+    /// retaining it: the thread-specific slot holds it for the thread's
+    /// lifetime, and `body` runs on this thread.
+    @inline(__always)
+    static func withThisThread<R>(_ body: (Trampoline) -> R) -> R {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged<Trampoline>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+        }
+        return body(forThisThread)
     }
 
     /// This thread's trampoline while it is draining, otherwise `nil`.
