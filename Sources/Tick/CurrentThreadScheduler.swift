@@ -102,7 +102,16 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     static func subscribe<Element>(
         _ run: @escaping (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
     ) -> any Disposable {
-        let trampoline = Trampoline.forThisThread
+        Trampoline.withThisThread { trampoline in
+            subscribe(run, observer, on: trampoline)
+        }
+    }
+
+    @inline(__always)
+    private static func subscribe<Element>(
+        _ run: @escaping (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>,
+        on trampoline: Trampoline
+    ) -> any Disposable {
         guard trampoline.isDraining else {
             return trampoline.drain(after: { trampoline.nested(run, observer) })
         }
@@ -136,13 +145,17 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 /// made on first use, reused for every outermost `schedule`/`subscribe` (no
 /// allocation per subscription) and released when the thread exits.
 private final class Trampoline {
-    private var heap = SchedulerHeap<ScheduledAction>()
-    private var sequence: UInt64 = 0
+    // A trampoline is reachable only through its thread's thread-specific
+    // slot, so only that thread ever touches these fields: no two accesses
+    // can overlap, and the runtime exclusivity checks (a call into the
+    // runtime for each access to `heap`) are turned off.
+    @exclusivity(unchecked) private var heap = SchedulerHeap<ScheduledAction>()
+    @exclusivity(unchecked) private var sequence: UInt64 = 0
     /// `true` while `drain` runs: work scheduled then is queued, not run at once.
-    private(set) var isDraining = false
+    @exclusivity(unchecked) private(set) var isDraining = false
     /// Subscriptions in progress on this thread's stack (see
     /// `CurrentThreadScheduler.subscribe`).
-    private(set) var subscriptionDepth = 0
+    @exclusivity(unchecked) private(set) var subscriptionDepth = 0
 
     /// Makes a subscription, counting it as nested while it is made.
     func nested<Element>(
@@ -175,6 +188,17 @@ private final class Trampoline {
         return trampoline
     }
 
+    /// Runs `body` with this thread's trampoline (made on first use), without
+    /// retaining it: the thread-specific slot holds it for the thread's
+    /// lifetime, and `body` runs on this thread.
+    @inline(__always)
+    static func withThisThread<R>(_ body: (Trampoline) -> R) -> R {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged<Trampoline>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+        }
+        return body(forThisThread)
+    }
+
     /// This thread's trampoline while it is draining, otherwise `nil`.
     static var current: Trampoline? {
         guard let raw = pthread_getspecific(key) else { return nil }
@@ -199,7 +223,9 @@ private final class Trampoline {
         isDraining = true
         defer { isDraining = false }
         let result = body()
-        while let entry = heap.popFirst() {
+        // Usually nothing was queued (a subscription to a source that does
+        // not emit synchronously): one check, no pop.
+        while !heap.isEmpty, let entry = heap.popFirst() {
             // Due "never" (a saturated deadline): dropped, not slept on.
             if entry.due == SchedulerInstant.distantFuture.offset { continue }
             let wait = SchedulerInstant(offset: entry.due) - SchedulerInstant.monotonicNow

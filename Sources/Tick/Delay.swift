@@ -35,7 +35,15 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     /// The timer's action, made once (not per timer). It holds the sink, a
     /// cycle that `disposeResources` breaks.
     @usableFromInline @exclusivity(unchecked) var deliverAction: (() -> Void)?
-    @usableFromInline let timer = SerialDisposable()
+    /// The disposable of the latest timer (a `NopDisposable` before the first).
+    @usableFromInline @exclusivity(unchecked) var timer: any Disposable = NopDisposable()
+    /// Counts the timers scheduled, so that a timer's disposable that comes
+    /// back from `schedule` after a later timer was scheduled (its own action
+    /// already ran, on another thread) does not replace the later one's.
+    @usableFromInline @exclusivity(unchecked) var timerGeneration: UInt64 = 0
+    /// Set by `disposeResources`: a timer's disposable stored after that is
+    /// disposed at once.
+    @usableFromInline @exclusivity(unchecked) var timersDisposed = false
     /// The source subscription, disposed when the source completes.
     @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
 
@@ -55,9 +63,14 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
             lock.lock()
             queue.append((due, event))
             let action = (timerScheduled || delivering) ? nil : deliverAction
-            if action != nil { timerScheduled = true }
+            var generation: UInt64 = 0
+            if action != nil {
+                timerScheduled = true
+                timerGeneration &+= 1
+                generation = timerGeneration
+            }
             lock.unlock()
-            if let action { timer.disposable = scheduler.schedule(after: dueTime, action) }
+            if let action { storeTimer(scheduler.schedule(after: dueTime, action), generation: generation) }
             if event.isCompleted { sourceSubscription.dispose() }
         case .error(let error):
             lock.lock()
@@ -69,6 +82,25 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         }
     }
 
+    /// Keeps the disposable of the timer of `generation`, unless a later timer
+    /// was scheduled meanwhile (then this one already ran and is dropped) or
+    /// the sink's resources were released (then it is disposed).
+    ///
+    /// A new timer is only ever scheduled once the previous one's action has
+    /// started (`timerScheduled` is cleared by `deliver`), so the disposable it
+    /// replaces belongs to a timer that already ran: it is dropped without
+    /// disposing it, which would do nothing but cost a call into the scheduler.
+    @inlinable
+    func storeTimer(_ disposable: consuming any Disposable, generation: UInt64) {
+        lock.lock()
+        let disposed = timersDisposed
+        if !disposed && generation == timerGeneration { swap(&timer, &disposable) }
+        lock.unlock()
+        // What `disposable` holds now (the replaced one, if any) is released
+        // on return, outside the lock.
+        if disposed { disposable.dispose() }
+    }
+
     /// Delivers every event that is due, one at a time outside the lock, then
     /// re-arms the timer for the oldest one still waiting. Only one delivery
     /// runs at a time.
@@ -77,6 +109,9 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         lock.lock()
         timerScheduled = false
         delivering = true
+        // The clock as last read: the time the first event still waiting was
+        // found not due yet, from which the next timer's delay is counted.
+        var now = SchedulerInstant(offset: .zero)
         while true {
             if let error = pendingError {
                 pendingError = nil
@@ -84,8 +119,10 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
                 forwardError(error)
                 return
             }
-            guard let head = queue.first, head.due <= scheduler.now else { break }
-            queue.removeFirst()
+            guard let due = queue.first?.due else { break }
+            now = scheduler.now
+            guard due <= now else { break }
+            let head = queue.removeFirst().unsafelyUnwrapped
             lock.unlock()
             forward(head.event)
             lock.lock()
@@ -93,16 +130,26 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         delivering = false
         let next = queue.first?.due
         let action = next == nil ? nil : deliverAction
-        if action != nil { timerScheduled = true }
+        var generation: UInt64 = 0
+        if action != nil {
+            timerScheduled = true
+            timerGeneration &+= 1
+            generation = timerGeneration
+        }
         lock.unlock()
         if let next, let action, !isDisposed {
-            timer.disposable = scheduler.schedule(after: max(.zero, next - scheduler.now), action)
+            storeTimer(scheduler.schedule(after: max(.zero, next - now), action), generation: generation)
         }
     }
 
     @usableFromInline
     override func disposeResources() {
+        var timer: any Disposable = NopDisposable()
+        lock.lock()
+        timersDisposed = true
+        swap(&self.timer, &timer)
+        deliverAction = nil
+        lock.unlock()
         timer.dispose()
-        lock.withLock { deliverAction = nil }
     }
 }

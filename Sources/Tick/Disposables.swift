@@ -45,8 +45,10 @@ public enum Disposables {
     }
 }
 
+@usableFromInline
 struct NopDisposable: Disposable {
-    func dispose() {}
+    @inlinable init() {}
+    @inlinable func dispose() {}
 }
 
 /// Runs an action once, on the first ``dispose()``.

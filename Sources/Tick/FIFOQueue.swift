@@ -1,34 +1,53 @@
-/// A first-in first-out queue with amortized O(1) append and removeFirst.
+/// A first-in first-out queue with amortized O(1) append and O(1) removeFirst.
+///
+/// A ring buffer: the `count` elements start at `head` and wrap around the
+/// end of `storage`, whose size is zero or a power of two. Slots not in use
+/// hold `nil`. Removing never moves the other elements (a queue that stays
+/// long, like `delay`'s, would otherwise be shifted down every so often);
+/// only growing copies them, in order, to the front of a buffer twice as big.
 @usableFromInline
 struct FIFOQueue<Element> {
     @usableFromInline var storage: ContiguousArray<Element?> = []
     @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
     @inlinable init() {}
 
-    @inlinable var isEmpty: Bool { head == storage.count }
-    @inlinable var count: Int { storage.count - head }
-    @inlinable var first: Element? { isEmpty ? nil : storage[head] }
+    @inlinable var isEmpty: Bool { count == 0 }
+    @inlinable var first: Element? { count == 0 ? nil : storage[head] }
 
-    @inlinable mutating func append(_ element: Element) { storage.append(element) }
+    @inlinable mutating func append(_ element: Element) {
+        if count == storage.count { grow() }
+        storage[(head &+ count) & (storage.count &- 1)] = element
+        count &+= 1
+    }
+
+    /// Doubles the capacity (at least 4), the elements moved to the front.
+    @inlinable mutating func grow() {
+        let oldCapacity = storage.count
+        let newCapacity = Swift.max(4, oldCapacity &* 2)
+        var grown = ContiguousArray<Element?>()
+        grown.reserveCapacity(newCapacity)
+        for offset in 0..<count {
+            grown.append(storage[(head &+ offset) & (oldCapacity &- 1)].take())
+        }
+        while grown.count < newCapacity { grown.append(nil) }
+        storage = grown
+        head = 0
+    }
 
     @inlinable @discardableResult
     mutating func removeFirst() -> Element? {
-        guard !isEmpty else { return nil }
+        guard count > 0 else { return nil }
         let element = storage[head].take()
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
+        head = (head &+ 1) & (storage.count &- 1)
+        count &-= 1
         return element
     }
 
     @inlinable mutating func removeAll() {
         storage.removeAll()
         head = 0
+        count = 0
     }
 }

@@ -14,7 +14,13 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     // Exclusivity is guaranteed by `state` (written before publication, then
     // touched only by the one caller that set the disposed bit), so runtime
     // checks are turned off for these two fields.
-    @exclusivity(unchecked) private final var upstream: (any Disposable)?
+    //
+    // "No upstream" is a `NopDisposable` rather than `nil`: an optional of a
+    // non-class existential is copied and destroyed through the generic
+    // `Optional` value witnesses (a metadata lookup and two indirect calls
+    // each time), a plain existential through its own witness table; and it
+    // is moved in (a consuming argument) and out (`swap`), never copied.
+    @exclusivity(unchecked) private final var upstream: any Disposable = NopDisposable()
     /// Counts this subscription as live until it is disposed or terminated.
     @exclusivity(unchecked) private final var token: ResourceToken? = ResourceToken()
 
@@ -24,6 +30,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline static var releasedBit: UInt8 { 4 }
     /// Set with the disposed bit when a terminal event ended the sink.
     @usableFromInline static var terminatedBit: UInt8 { 8 }
+    /// Set (after `upstreamSet`) when the upstream is a single scheduled action
+    /// that has started running: disposing it could no longer do anything, so
+    /// it is only let go of.
+    @usableFromInline static var upstreamSpentBit: UInt8 { 16 }
 
     @usableFromInline
     init(downstream: AnyObserver<Output>) {
@@ -89,13 +99,34 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Stores the upstream subscription; disposes it at once if this sink is
     /// already disposed.
     @usableFromInline
-    final func setUpstream(_ disposable: any Disposable) {
+    final func setUpstream(_ disposable: consuming any Disposable) {
         upstream = disposable
         let (exchanged, _) = state.compareExchange(
             expected: 0, desired: Self.upstreamSet, ordering: .acquiringAndReleasing)
         if !exchanged {
-            upstream = nil
-            disposable.dispose()
+            // Already disposed: `finishDisposal` saw no upstream, so it is ours.
+            takeUpstream().dispose()
+        }
+    }
+
+    /// Moves the upstream subscription out, leaving "none" behind.
+    @inline(__always)
+    private final func takeUpstream() -> any Disposable {
+        var taken: any Disposable = NopDisposable()
+        swap(&upstream, &taken)
+        return taken
+    }
+
+    /// Records that the upstream subscription is a scheduled action that is
+    /// running now (called from that action), so that ending this sink lets
+    /// go of it without disposing it: for every scheduler, disposing an
+    /// action that already started does nothing (on a `TestScheduler` it
+    /// would still take the scheduler's lock to find that out). Does nothing
+    /// if the upstream is not stored yet (then it is disposed as usual).
+    @inlinable
+    final func upstreamActionStarted() {
+        if state.load(ordering: .relaxed) & Self.upstreamSet != 0 {
+            state.bitwiseOr(Self.upstreamSpentBit, ordering: .relaxed)
         }
     }
 
@@ -140,10 +171,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
         // Only the caller that set the released bit gets here, once. If the
         // upstream was published before that, it is ours to dispose; if not,
         // `setUpstream` will see the bit and dispose it itself.
-        if state.load(ordering: .acquiring) & Self.upstreamSet != 0 {
-            let upstream = self.upstream
-            self.upstream = nil
-            upstream?.dispose()
+        let current = state.load(ordering: .acquiring)
+        if current & Self.upstreamSet != 0 {
+            let upstream = takeUpstream()
+            if current & Self.upstreamSpentBit == 0 { upstream.dispose() }
         }
         disposeResources()
         token = nil

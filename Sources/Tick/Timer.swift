@@ -43,6 +43,8 @@ final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sen
 
     @inlinable
     func fireOnce() {
+        // The upstream is this very action: nothing left to cancel.
+        upstreamActionStarted()
         forwardNext(0)
         forwardCompleted()
     }
