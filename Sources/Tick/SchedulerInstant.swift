@@ -14,8 +14,17 @@ public struct SchedulerInstant: Comparable, Hashable, Sendable, CustomStringConv
     /// The clock's origin.
     public static let origin = SchedulerInstant(offset: .zero)
 
+    /// Compares the attosecond counts, inlined (`Duration`'s own `<` is a
+    /// call into the standard library: a hot path in every time operator).
     @inlinable
-    public static func < (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool { lhs.offset < rhs.offset }
+    public static func < (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool {
+        #if canImport(Darwin)
+        // `totalAttoseconds` is computed from components before macOS 26.
+        lhs.offset < rhs.offset
+        #else
+        lhs.offset.totalAttoseconds < rhs.offset.totalAttoseconds
+        #endif
+    }
 
     /// The latest instant there is: `Duration`'s largest value after the
     /// origin (about 5.4 trillion years). Arithmetic that would pass it stops

@@ -231,7 +231,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     private func checkDelay(_ delay: Duration, _ what: String) -> Duration {
-        guard delay < .zero else { return delay }
+        guard delay.totalAttoseconds < 0 else { return delay }
         TestFailureReporter.fail(
             "\(what) was given a negative delay (\(delay.exactDescription)); it runs as if the delay were zero.",
             at: CallSite())
