@@ -19,6 +19,7 @@ final class SubscriptionLog: @unchecked Sendable {
 
     var all: [Subscription] { lock.withLock { entries } }
 
+    @usableFromInline
     func subscribed(at time: TestTime) -> Int {
         lock.withLock {
             entries.append(Subscription(time))
@@ -26,6 +27,7 @@ final class SubscriptionLog: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     func unsubscribed(_ index: Int, at time: TestTime) {
         lock.withLock {
             entries[index] = Subscription(entries[index].subscribe, time)
@@ -70,6 +72,7 @@ public final class HotObservable<Element>: TestableObservable {
     /// everything scheduled before then, as RxJS sets up hot observables at
     /// flush. So within one frame an `expect` subscription (or its `!`) made
     /// before the flush comes before this observable's event.
+    @usableFromInline
     init(deferredOn scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.owner = scheduler
         self.recordedEvents = events
@@ -133,9 +136,9 @@ public final class ColdObservable<Element>: TestableObservable {
     public var scheduler: TestScheduler { owner ?? TestScheduler() }
     /// The scheduler, weakly (set once at creation; loading a weak reference
     /// is thread-safe).
-    private weak var owner: TestScheduler?
+    @usableFromInline weak var owner: TestScheduler?
     public let recordedEvents: [Recorded<Event<Element>>]
-    private let log = SubscriptionLog()
+    @usableFromInline let log = SubscriptionLog()
 
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.owner = scheduler
@@ -144,6 +147,9 @@ public final class ColdObservable<Element>: TestableObservable {
 
     public var subscriptions: [Subscription] { log.all }
 
+    /// Inlinable, so the per-event closures are specialized for the element
+    /// type in the caller's module.
+    @inlinable
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let log = self.log

@@ -72,7 +72,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// What the disposables of scheduled work refer to (weakly, to the scheduler).
     let handle = CancellationHandle()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
-    let marbleExpectations = MarbleExpectationStore()
+    @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
     let asyncDriver = AsyncDriver()
 

@@ -7,13 +7,14 @@ import Tick
 
 /// What `expect(observable)` recorded, waiting for its expected diagram.
 public struct MarbleExpectation<Element> {
-    let scheduler: TestScheduler
+    @usableFromInline let scheduler: TestScheduler
     /// What the source emitted so far (read when the expectation is checked).
-    let recorded: () -> [Recorded<Event<Element>>]
+    @usableFromInline let recorded: () -> [Recorded<Event<Element>>]
     /// Subscribes another observable exactly as the expectation's source was
     /// (for ``toEqual(_:fileID:filePath:line:column:)``).
-    let mirror: (Observable<Element>) -> MarbleRecorder<Element>
+    @usableFromInline let mirror: (Observable<Element>) -> MarbleRecorder<Element>
 
+    @inlinable
     init(
         scheduler: TestScheduler, recorder: MarbleRecorder<Element>,
         mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
@@ -37,7 +38,7 @@ public struct MarbleExpectation<Element> {
     /// mismatch fails at this line with the aligned diff.
     ///
     /// - Returns: the outcome, filled in when the expectation is checked.
-    @discardableResult
+    @inlinable @discardableResult
     public func toBe(
         _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -52,7 +53,7 @@ public struct MarbleExpectation<Element> {
     /// ```swift
     /// scheduler.expect(errors).toBe("-a-", values: ["a": TestError(1)], by: errorsAreEqual)
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func toBe(
         _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
         by areEqual: @escaping (Element, Element) -> Bool,
@@ -113,7 +114,8 @@ public struct MarbleExpectation<Element> {
         return result
     }
 
-    private func check(
+    @inlinable
+    func check(
         _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
         areEqual: @escaping (Element, Element) -> Bool,
         timelines: @escaping () -> (expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>])
@@ -127,21 +129,33 @@ public struct MarbleExpectation<Element> {
                 result.finish(recorded: actual, expected: expected, diff: nil)
                 return
             }
-            let wrap = { (events: [Recorded<Event<Element>>]) in
-                events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
-            }
-            let (left, right) = (wrap(expected), wrap(actual))
-            let diff = Marbles.diff(
-                expected: left, actual: right,
-                values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
-            if diff.isEqual {
-                result.finish(recorded: actual, expected: expected, diff: nil)
-                return
-            }
-            result.finish(recorded: actual, expected: expected, diff: diff.description)
-            TestFailureReporter.fail(
-                TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
+            Self.reportMismatch(
+                result, expected: expected, actual: actual, site: site, values: values, areEqual: areEqual, frame: frame)
         }
+    }
+
+    /// The slow path of a check, when `sameTimeline` says the timelines
+    /// differ: lays out the diff and fails at `site`. Not inlinable: only a
+    /// failing expectation gets here.
+    @usableFromInline
+    static func reportMismatch(
+        _ result: MarbleResult<Element>, expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>],
+        site: CallSite, values: [Character: Element], areEqual: @escaping (Element, Element) -> Bool, frame: Duration
+    ) {
+        let wrap = { (events: [Recorded<Event<Element>>]) in
+            events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
+        }
+        let (left, right) = (wrap(expected), wrap(actual))
+        let diff = Marbles.diff(
+            expected: left, actual: right,
+            values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
+        if diff.isEqual {
+            result.finish(recorded: actual, expected: expected, diff: nil)
+            return
+        }
+        result.finish(recorded: actual, expected: expected, diff: diff.description)
+        TestFailureReporter.fail(
+            TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
     }
 }
 
@@ -149,6 +163,7 @@ extension MarbleExpectation {
     /// Whether two timelines are equal, elements compared by `areEqual` and
     /// errors by ``errorsAreEqual(_:_:)``: what `==` on the timelines of
     /// `Compared` elements says, without building them.
+    @inlinable
     static func sameTimeline(
         _ lhs: [Recorded<Event<Element>>], _ rhs: [Recorded<Event<Element>>], by areEqual: (Element, Element) -> Bool
     ) -> Bool {
@@ -194,12 +209,14 @@ extension Compared: MarbleLegendValue {
 /// ```
 public final class MarbleResult<Element> {
     // Written once by the check, read by the test; `lock` makes that safe.
-    private let lock = Lock()
-    private var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
+    @usableFromInline let lock = Lock()
+    @usableFromInline var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
         (false, [], [], nil)
 
+    @inlinable
     init() {}
 
+    @inlinable
     func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
         lock.withLock { state = (true, recorded, expected, diff) }
     }

@@ -11,20 +11,27 @@ import Tick
 /// keeps its pending expectations, and they must not keep the scheduler
 /// alive, or a scheduler dropped without a flush would never be released and
 /// its unchecked expectations never reported (see `MarbleExpectationStore`).
+///
+/// Inlinable, with the code that subscribes it, so that recording an event
+/// is specialized for the element type where the expectation is written.
+@usableFromInline
 final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
     // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
     // references are safe to load from any thread.
-    private weak var scheduler: TestScheduler?
-    private let lock = Lock()
-    private var recorded: [Recorded<Event<Element>>] = []
+    @usableFromInline weak var scheduler: TestScheduler?
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
 
+    @inlinable
     init(scheduler: TestScheduler) {
         self.scheduler = scheduler
     }
 
     /// Everything received so far, in order, with its time.
+    @inlinable
     var events: [Recorded<Event<Element>>] { lock.withLock { recorded } }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         // Only a running scheduler delivers events, so it is there.
         guard let time = scheduler?.clock else { return }
@@ -50,6 +57,7 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 /// keeps it alive; for that case a store with expectations stated in a Swift
 /// Testing test is listed (weakly) in `UncheckedAtExit`, which reports what
 /// is still unchecked when the process exits and fails the process.
+@usableFromInline
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
     private let lock = Lock()
@@ -70,6 +78,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
     static let neverCheckedMessage =
         "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
 
+    @usableFromInline
     func add(site: CallSite, check: @escaping () -> Void) {
         let test = Test.current
         let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
@@ -105,6 +114,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
         for store in scoped.take(scope) { store.reportUnchecked() }
     }
 
+    @usableFromInline
     func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
 
     deinit {

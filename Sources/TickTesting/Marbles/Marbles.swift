@@ -36,31 +36,78 @@ public enum Marbles {
     ///     take (1 ms by default). Times are returned in these frames.
     /// - Returns: the events, in diagram order, with exact times.
     /// - Throws: ``MarbleError`` naming the offending character.
+    @inlinable
     public static func parse<Element>(
         _ diagram: String, _ temperature: Temperature = .cold, values: [Character: Element] = [:],
         error: any Error = TestError(), frame: Duration = .milliseconds(1)
     ) throws(MarbleError) -> [Recorded<Event<Element>>] {
-        let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
-        let items = try scanner.scan()
-        let origin = items.first { $0.marker == .subscribe }?.time ?? 0
+        // The scan is not generic; only the elements are made here, where the
+        // caller's element type is known (this function is inlinable), so no
+        // generic metadata is looked up per event.
+        let items = try scanEvents(diagram, temperature, frame: frame)
         var events: [Recorded<Event<Element>>] = []
         events.reserveCapacity(items.count)
         for item in items {
             let event: Event<Element>
-            switch item.marker {
-            case .subscribe, .unsubscribe: continue
+            switch item.kind {
             case .completed: event = .completed
             case .error: event = .error(error)
             case .value(let marker):
                 event = .next(try element(for: marker, values: values, at: item.position, in: diagram))
             }
-            let time = try scanner.testTime(item.time - origin, position: item.position)
+            guard let time = item.time else { throw MarbleError(.timeOutOfRange, at: item.position, in: diagram) }
             events.append(Recorded(time: time, value: event))
         }
         return events
     }
 
-    private static func element<Element>(
+    /// One event of an observable diagram, before its element is looked up.
+    @usableFromInline
+    struct ScannedEvent {
+        @usableFromInline
+        enum Kind {
+            case value(Character), completed, error
+        }
+        @usableFromInline let kind: Kind
+        /// The time in frames, relative to the `^` of a hot diagram; `nil`
+        /// when it is out of the range of ``TestTime`` (thrown by `parse`
+        /// when it reaches this event, so the first error in the text wins).
+        @usableFromInline let time: TestTime?
+        /// Character offset in the diagram.
+        @usableFromInline let position: Int
+    }
+
+    /// The events of an observable diagram in text order, with their times;
+    /// structural errors are thrown.
+    @usableFromInline
+    static func scanEvents(
+        _ diagram: String, _ temperature: Temperature, frame: Duration
+    ) throws(MarbleError) -> [ScannedEvent] {
+        let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
+        let items = try scanner.scan()
+        var origin: Int128 = 0
+        for item in items where item.marker == .subscribe {
+            origin = item.time
+            break
+        }
+        var events: [ScannedEvent] = []
+        events.reserveCapacity(items.count)
+        for item in items {
+            let kind: ScannedEvent.Kind
+            switch item.marker {
+            case .subscribe, .unsubscribe: continue
+            case .completed: kind = .completed
+            case .error: kind = .error
+            case .value(let marker): kind = .value(marker)
+            }
+            let time = try? scanner.testTime(item.time - origin, position: item.position)
+            events.append(ScannedEvent(kind: kind, time: time, position: item.position))
+        }
+        return events
+    }
+
+    @inlinable
+    static func element<Element>(
         for marker: Character, values: [Character: Element], at position: Int, in diagram: String
     ) throws(MarbleError) -> Element {
         if values.isEmpty {
