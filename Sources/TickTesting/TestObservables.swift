@@ -156,16 +156,19 @@ public final class ColdObservable<Element>: TestableObservable {
         // Its scheduler released, nothing can happen any more.
         guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
-        let scheduled = CompositeDisposable()
         let start = scheduler.now
+        // Sequence numbers rather than a composite of disposables: disposing
+        // cancels every entry that has not run under one lock.
+        var sequences: [UInt64] = []
+        sequences.reserveCapacity(recordedEvents.count)
         for recorded in recordedEvents {
             let event = recorded.value
-            let due = start + (scheduler.instant(for: recorded.time) - .origin)
-            scheduled.insert(scheduler.schedule(at: due) { observer.on(event) })
+            sequences.append(scheduler.enqueue(at: recorded.time, after: start) { observer.on(event) })
         }
         return Disposables.create(with: { [weak scheduler] in
-            if let clock = scheduler?.clock { log.unsubscribed(index, at: clock) }
-            scheduled.dispose()
+            guard let scheduler else { return }
+            log.unsubscribed(index, at: scheduler.clock)
+            scheduler.cancel(sequences)
         })
     }
 }

@@ -35,7 +35,12 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
     func on(_ event: Event<Element>) {
         // Only a running scheduler delivers events, so it is there.
         guard let time = scheduler?.clock else { return }
-        lock.withLock { recorded.append(Recorded(time: time, value: event)) }
+        lock.withLock {
+            // Room for a short diagram's events at once, rather than growing
+            // through capacities 1, 2, 4 and 8.
+            if recorded.capacity == 0 { recorded.reserveCapacity(8) }
+            recorded.append(Recorded(time: time, value: event))
+        }
     }
 }
 
@@ -71,8 +76,16 @@ final class MarbleExpectationStore: @unchecked Sendable {
     /// that stated it (if any), and the check itself.
     private struct Check {
         let site: CallSite
-        let test: Test?
+        let test: StatingTest?
         let run: () -> Void
+    }
+
+    /// The Swift Testing test that stated an expectation, in a box: `Test`
+    /// has no fixed layout, and held directly it made every copy, move and
+    /// release of a `Check` go through runtime metadata.
+    private final class StatingTest {
+        let test: Test
+        init(_ test: Test) { self.test = test }
     }
 
     static let neverCheckedMessage =
@@ -80,7 +93,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
 
     @usableFromInline
     func add(site: CallSite, check: @escaping () -> Void) {
-        let test = Test.current
+        let test = Test.current.map(StatingTest.init)
         let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
             checks.append(Check(site: site, test: test, run: check))
             defer {
@@ -161,7 +174,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
     /// The expectations not checked yet that a Swift Testing test stated, for
     /// the report at process exit.
     func uncheckedSwiftTestingExpectations() -> [(site: CallSite, test: Test?)] {
-        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test) } }
+        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test?.test) } }
     }
 
     private func takeAll() -> ([Check], [() -> Void]) {

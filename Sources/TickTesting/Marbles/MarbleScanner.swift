@@ -63,6 +63,9 @@ struct MarbleScanner {
     private func scan<Text: MarbleScanText>(_ text: Text) throws(MarbleError) -> [Item] {
         let count = text.count
         var items: [Item] = []
+        // Every item takes at least one unit of the text: room for a short
+        // diagram's items at once (a long one grows as usual).
+        items.reserveCapacity(min(count, 32))
         var time: Int128 = 0
         var group: (time: Int128, position: Int)?
         var terminated = false

@@ -140,20 +140,20 @@ extension TestScheduler {
     @inlinable
     func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> MarbleRecorder<Source.Element> {
         let recorder = MarbleRecorder<Source.Element>(scheduler: self)
-        let resources = CompositeDisposable()
         let live = SerialDisposable()
-        _ = resources.insert(live)
         // Like an RxJS subscriber, the expectation lets go of its source when
         // the source ends, so the subscription log shows the end.
         let observer = AnyObserver<Source.Element>(eventHandler: { event in
             recorder.on(event)
             if event.isStopEvent { live.dispose() }
         })
-        _ = resources.insert(scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) })
-        if let end = plan.unsubscribe {
-            _ = resources.insert(scheduleAt(end) { live.dispose() })
-        }
-        marbleExpectations.add(cleanup: { resources.dispose() })
+        let subscribe = scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) }
+        let unsubscribe = plan.unsubscribe.map { end in scheduleAt(end) { live.dispose() } }
+        marbleExpectations.add(cleanup: {
+            live.dispose()
+            subscribe.dispose()
+            unsubscribe?.dispose()
+        })
         return recorder
     }
 
