@@ -110,7 +110,9 @@ final class MarbleExpectationStore: @unchecked Sendable {
         // fails at its line (Swift Testing has no end-of-test hook for a
         // library: there the release of the scheduler reports it, see deinit).
         if register {
-            TestFailureReporter.atEndOfCurrentXCTest { [weak self] in self?.reportUnchecked() }
+            TestFailureReporter.atEndOfCurrentXCTest(inSwiftTestingTest: test != nil) { [weak self] in
+                self?.reportUnchecked()
+            }
             // Under the `.checksResourceLeaks` trait, the end of the test
             // reports it too, even for a scheduler that is never released.
             if let scope = Resources.current { Self.scoped.add(self, in: scope) }

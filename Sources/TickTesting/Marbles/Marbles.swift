@@ -44,45 +44,30 @@ public enum Marbles {
         // The scan is not generic; only the elements are made here, where the
         // caller's element type is known (this function is inlinable), so no
         // generic metadata is looked up per event.
-        let items = try scanEvents(diagram, temperature, frame: frame)
+        let (scanner, items, origin) = try scanObservable(diagram, temperature, frame: frame)
         var events: [Recorded<Event<Element>>] = []
         events.reserveCapacity(items.count)
         for item in items {
             let event: Event<Element>
-            switch item.kind {
+            switch item.marker {
+            case .subscribe, .unsubscribe: continue
             case .completed: event = .completed
             case .error: event = .error(error)
             case .value(let marker):
                 event = .next(try element(for: marker, values: values, at: item.position, in: diagram))
             }
-            guard let time = item.time else { throw MarbleError(.timeOutOfRange, at: item.position, in: diagram) }
+            let time = try scanner.testTime(item.time - origin, position: item.position)
             events.append(Recorded(time: time, value: event))
         }
         return events
     }
 
-    /// One event of an observable diagram, before its element is looked up.
+    /// The markers of an observable diagram in text order, and the time of
+    /// its `^` (0 when there is none); structural errors are thrown.
     @usableFromInline
-    struct ScannedEvent {
-        @usableFromInline
-        enum Kind {
-            case value(Character), completed, error
-        }
-        @usableFromInline let kind: Kind
-        /// The time in frames, relative to the `^` of a hot diagram; `nil`
-        /// when it is out of the range of ``TestTime`` (thrown by `parse`
-        /// when it reaches this event, so the first error in the text wins).
-        @usableFromInline let time: TestTime?
-        /// Character offset in the diagram.
-        @usableFromInline let position: Int
-    }
-
-    /// The events of an observable diagram in text order, with their times;
-    /// structural errors are thrown.
-    @usableFromInline
-    static func scanEvents(
+    static func scanObservable(
         _ diagram: String, _ temperature: Temperature, frame: Duration
-    ) throws(MarbleError) -> [ScannedEvent] {
+    ) throws(MarbleError) -> (scanner: MarbleScanner, items: [MarbleScanner.Item], origin: Int128) {
         let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
         let items = try scanner.scan()
         var origin: Int128 = 0
@@ -90,20 +75,7 @@ public enum Marbles {
             origin = item.time
             break
         }
-        var events: [ScannedEvent] = []
-        events.reserveCapacity(items.count)
-        for item in items {
-            let kind: ScannedEvent.Kind
-            switch item.marker {
-            case .subscribe, .unsubscribe: continue
-            case .completed: kind = .completed
-            case .error: kind = .error
-            case .value(let marker): kind = .value(marker)
-            }
-            let time = try? scanner.testTime(item.time - origin, position: item.position)
-            events.append(ScannedEvent(kind: kind, time: time, position: item.position))
-        }
-        return events
+        return (scanner, items, origin)
     }
 
     @inlinable
