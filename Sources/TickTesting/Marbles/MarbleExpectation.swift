@@ -10,27 +10,22 @@ public struct MarbleExpectation<Element> {
     @usableFromInline let scheduler: TestScheduler
     /// What the source emitted so far (read when the expectation is checked).
     @usableFromInline let recorded: () -> [Recorded<Event<Element>>]
-    /// Subscribes another observable exactly as the expectation's source was
-    /// (for ``toEqual(_:fileID:filePath:line:column:)``).
-    @usableFromInline let mirror: (Observable<Element>) -> MarbleRecorder<Element>
+    /// When the expectation's source was subscribed to and unsubscribed
+    /// from: ``toEqual(_:fileID:filePath:line:column:)`` subscribes the other
+    /// observable the same way.
+    @usableFromInline let plan: Subscription
 
     @inlinable
-    init(
-        scheduler: TestScheduler, recorder: MarbleRecorder<Element>,
-        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
-    ) {
+    init(scheduler: TestScheduler, recorder: MarbleRecorder<Element>, plan: Subscription) {
         self.scheduler = scheduler
         self.recorded = { recorder.events }
-        self.mirror = mirror
+        self.plan = plan
     }
 
-    init(
-        scheduler: TestScheduler, recorder: TestableObserver<Element>,
-        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
-    ) {
+    init(scheduler: TestScheduler, recorder: TestableObserver<Element>, plan: Subscription) {
         self.scheduler = scheduler
         self.recorded = { recorder.events }
-        self.mirror = mirror
+        self.plan = plan
     }
 
     /// Expects the recorded events to be `diagram` (absolute times; an
@@ -108,7 +103,7 @@ public struct MarbleExpectation<Element> {
     ) -> MarbleResult<Element> where Other.Element == Element {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let result = MarbleResult<Element>()
-        let otherRecorder = mirror(other.asObservable())
+        let otherRecorder = scheduler.record(other.asObservable(), plan: plan)
         let recorded = self.recorded
         check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorded()) }
         return result

@@ -130,8 +130,7 @@ extension TestScheduler {
             }
         }
         let recorder = record(source, plan: plan)
-        return MarbleExpectation(
-            scheduler: self, recorder: recorder, mirror: { other in self.record(other, plan: plan) })
+        return MarbleExpectation(scheduler: self, recorder: recorder, plan: plan)
     }
 
     /// Subscribes to `source` as `plan` says, recording what it emits.
