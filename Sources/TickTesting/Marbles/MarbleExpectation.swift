@@ -64,8 +64,7 @@ public struct MarbleExpectation<Element> {
             result.finish(recorded: [], expected: [], diff: error.description)
             return result
         }
-        let recorded = self.recorded
-        check(result, site: site, values: values, areEqual: areEqual) { (expected, recorded()) }
+        check(result, site: site, values: values, areEqual: areEqual, expected: .events(expected))
         return result
     }
 
@@ -104,20 +103,35 @@ public struct MarbleExpectation<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let result = MarbleResult<Element>()
         let otherRecorder = scheduler.record(other.asObservable(), plan: plan)
-        let recorded = self.recorded
-        check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorded()) }
+        check(result, site: site, values: [:], areEqual: areEqual, expected: .recorder(otherRecorder))
         return result
+    }
+
+    /// The expected timeline of a check: a parsed diagram, or what another
+    /// observable emitted (``toEqual(_:fileID:filePath:line:column:)``).
+    @usableFromInline
+    enum ExpectedTimeline {
+        case events([Recorded<Event<Element>>])
+        case recorder(MarbleRecorder<Element>)
+
+        @inlinable
+        var events: [Recorded<Event<Element>>] {
+            switch self {
+            case .events(let events): events
+            case .recorder(let recorder): recorder.events
+            }
+        }
     }
 
     @inlinable
     func check(
         _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
-        areEqual: @escaping (Element, Element) -> Bool,
-        timelines: @escaping () -> (expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>])
+        areEqual: @escaping (Element, Element) -> Bool, expected: ExpectedTimeline
     ) {
         let frame = scheduler.frame
+        let recorded = self.recorded
         scheduler.marbleExpectations.add(site: site) {
-            let (expected, actual) = timelines()
+            let (expected, actual) = (expected.events, recorded())
             // The common case, a match, needs no diagrams: only a mismatch
             // pays for wrapping the elements and laying out the diff.
             if Self.sameTimeline(expected, actual, by: areEqual) {
