@@ -12,10 +12,14 @@ public protocol TestableObservable<Element>: ObservableType {
 /// Shared bookkeeping of the subscription log.
 @usableFromInline
 final class SubscriptionLog: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock: Lock
     private var entries: [Subscription] = []
 
-    @usableFromInline init() {}
+    @usableFromInline init() { lock = Lock() }
+
+    /// A log guarded by `lock`, shared with other bookkeeping that never
+    /// calls out while holding it.
+    init(lock: Lock) { self.lock = lock }
 
     var all: [Subscription] { lock.withLock { entries } }
 
@@ -138,11 +142,14 @@ public final class ColdObservable<Element>: TestableObservable {
     /// is thread-safe).
     @usableFromInline weak var owner: TestScheduler?
     public let recordedEvents: [Recorded<Event<Element>>]
-    @usableFromInline let log = SubscriptionLog()
+    @usableFromInline let log: SubscriptionLog
 
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.owner = scheduler
         self.recordedEvents = events
+        // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
+        // one lock less per cold observable.
+        self.log = SubscriptionLog(lock: scheduler.marbleExpectations.lock)
     }
 
     public var subscriptions: [Subscription] { log.all }

@@ -55,7 +55,7 @@ public struct MarbleExpectation<Element> {
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let result = MarbleResult<Element>()
+        let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
         let expected: [Recorded<Event<Element>>]
         do {
             expected = try Marbles.parse(diagram, .hot, values: values, error: error, frame: scheduler.frame)
@@ -101,7 +101,7 @@ public struct MarbleExpectation<Element> {
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> where Other.Element == Element {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let result = MarbleResult<Element>()
+        let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
         let otherRecorder = scheduler.record(other.asObservable(), plan: plan)
         check(result, site: site, values: [:], areEqual: areEqual, expected: .recorder(otherRecorder))
         return result
@@ -217,13 +217,14 @@ extension Compared: MarbleLegendValue {
 /// // result.isChecked == true, result.passed == (result.diff == nil)
 /// ```
 public final class MarbleResult<Element> {
-    // Written once by the check, read by the test; `lock` makes that safe.
-    @usableFromInline let lock = Lock()
+    // Written once by the check, read by the test; `lock` (the scheduler's
+    // marble lock) makes that safe.
+    @usableFromInline let lock: Lock
     @usableFromInline var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
         (false, [], [], nil)
 
     @inlinable
-    init() {}
+    init(lock: Lock) { self.lock = lock }
 
     @inlinable
     func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
