@@ -13,7 +13,8 @@ public protocol TestableObservable<Element>: ObservableType {
 @usableFromInline
 final class SubscriptionLog: @unchecked Sendable {
     private let lock: Lock
-    private var entries: [Subscription] = []
+    /// Guarded by `lock` (runtime exclusivity checks are off).
+    @exclusivity(unchecked) private var entries: [Subscription] = []
 
     @usableFromInline init() { lock = Lock() }
 
@@ -139,8 +140,8 @@ public final class ColdObservable<Element>: TestableObservable {
     /// idle scheduler (the observable emits nothing any more).
     public var scheduler: TestScheduler { owner ?? TestScheduler() }
     /// The scheduler, weakly (set once at creation; loading a weak reference
-    /// is thread-safe).
-    @usableFromInline weak var owner: TestScheduler?
+    /// is thread-safe, so runtime exclusivity checks are off).
+    @usableFromInline @exclusivity(unchecked) weak var owner: TestScheduler?
     public let recordedEvents: [Recorded<Event<Element>>]
     @usableFromInline let log: SubscriptionLog
 

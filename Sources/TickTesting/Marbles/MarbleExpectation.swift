@@ -220,7 +220,7 @@ public final class MarbleResult<Element> {
     // Written once by the check, read by the test; `lock` (the scheduler's
     // marble lock) makes that safe.
     @usableFromInline let lock: Lock
-    @usableFromInline var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
+    @usableFromInline @exclusivity(unchecked) var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
         (false, [], [], nil)
 
     @inlinable

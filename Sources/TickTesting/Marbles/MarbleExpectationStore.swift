@@ -17,8 +17,9 @@ import Tick
 @usableFromInline
 final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
     // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
-    // references are safe to load from any thread.
-    @usableFromInline weak var scheduler: TestScheduler?
+    // references are safe to load from any thread (so neither needs the
+    // runtime's exclusivity checks).
+    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
     /// The scheduler's marble lock (see `MarbleExpectationStore.lock`).
     @usableFromInline let lock: Lock
     @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
@@ -71,11 +72,12 @@ final class MarbleExpectationStore: @unchecked Sendable {
     /// of them calls out while holding it, and sharing it saves a lock (an
     /// allocation) per `expect` and per `toBe`.
     @usableFromInline let lock = Lock()
-    private var checks: [Check] = []
-    private var cleanups: [() -> Void] = []
-    private var setups: [() -> Void] = []
-    private var teardownRegistered = false
-    private var listedForExit = false
+    // (So the runtime's exclusivity checks are off for them.)
+    @exclusivity(unchecked) private var checks: [Check] = []
+    @exclusivity(unchecked) private var cleanups: [() -> Void] = []
+    @exclusivity(unchecked) private var setups: [() -> Void] = []
+    @exclusivity(unchecked) private var teardownRegistered = false
+    @exclusivity(unchecked) private var listedForExit = false
 
     /// One pending expectation: where it was stated, the Swift Testing test
     /// that stated it (if any), and the check itself.
