@@ -15,49 +15,31 @@ import Musl
 /// closure signatures do not fit state that holds non-`Sendable` user closures,
 /// which the Rx contract allows. This lock is a thin wrapper over the
 /// platform's fastest uncontended lock instead.
-///
-/// A `Lock` is one reference to an object that holds the platform lock in
-/// its own allocation (tail-allocated, as `ManagedBuffer` does), so making one
-/// costs one allocation, not one for the object and another for the lock.
-/// Copies of a `Lock` are the same lock.
 @usableFromInline
-package struct Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     #if canImport(Darwin)
-    @usableFromInline typealias Primitive = os_unfair_lock
+    @usableFromInline let raw: UnsafeMutablePointer<os_unfair_lock>
     #else
-    @usableFromInline typealias Primitive = pthread_mutex_t
+    @usableFromInline let raw: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
-    /// The object whose tail is the platform lock.
-    @usableFromInline
-    final class Storage: ManagedBuffer<Void, Primitive> {
-        deinit {
-            withUnsafeMutablePointerToElements { raw in
-                #if !canImport(Darwin)
-                pthread_mutex_destroy(raw)
-                #endif
-                raw.deinitialize(count: 1)
-            }
-        }
-    }
-
-    @usableFromInline let storage: Storage
-
     @usableFromInline package init() {
-        storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in () }, to: Storage.self)
-        storage.withUnsafeMutablePointerToElements { raw in
-            #if canImport(Darwin)
-            raw.initialize(to: os_unfair_lock())
-            #else
-            raw.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(raw, nil)
-            #endif
-        }
+        #if canImport(Darwin)
+        raw = .allocate(capacity: 1)
+        raw.initialize(to: os_unfair_lock())
+        #else
+        raw = .allocate(capacity: 1)
+        raw.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(raw, nil)
+        #endif
     }
 
-    /// The platform lock (its address never changes while `storage` lives).
-    @inlinable var raw: UnsafeMutablePointer<Primitive> {
-        storage.withUnsafeMutablePointerToElements { $0 }
+    deinit {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(raw)
+        #endif
+        raw.deinitialize(count: 1)
+        raw.deallocate()
     }
 
     @inlinable package func lock() {
