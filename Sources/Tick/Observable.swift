@@ -17,6 +17,9 @@ public protocol ObservableType<Element> {
 }
 
 extension ObservableType {
+    // Inlinable, so that the subscription it wraps is specialized for the
+    // concrete source where it is used.
+    @inlinable
     public func asObservable() -> Observable<Element> {
         Observable { observer in self.subscribe(observer) }
     }

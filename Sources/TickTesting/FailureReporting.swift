@@ -84,9 +84,11 @@ public enum TestFailureReporter {
 
     /// Runs `body` when the XCTest test running now ends (in its teardown),
     /// so it can still fail that test; does nothing when no XCTest test is
-    /// known to be running.
-    static func atEndOfCurrentXCTest(_ body: @escaping @Sendable () -> Void) {
-        guard Test.current == nil, handler == nil, let testCase = XCTestTracker.shared.current else { return }
+    /// known to be running. `inSwiftTestingTest` is whether `Test.current`
+    /// is set (the caller has read it already; reading it costs a task-local
+    /// lookup and a copy of a `Test`).
+    static func atEndOfCurrentXCTest(inSwiftTestingTest: Bool, _ body: @escaping @Sendable () -> Void) {
+        guard !inSwiftTestingTest, handler == nil, let testCase = XCTestTracker.shared.current else { return }
         testCase.addTeardownBlock(body)
     }
 

@@ -72,7 +72,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// What the disposables of scheduled work refer to (weakly, to the scheduler).
     let handle = CancellationHandle()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
-    let marbleExpectations = MarbleExpectationStore()
+    @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
     let asyncDriver = AsyncDriver()
 
@@ -256,6 +256,31 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         lock.unlock()
         counter.increment()
         return ScheduledEntry(handle: handle, sequence: key)
+    }
+
+    /// Schedules `action` at frame time `time` after `start` (the clock when
+    /// a cold test observable was subscribed to), exactly as
+    /// `schedule(at: start + time)` does, and returns the entry's sequence
+    /// number for ``cancel(_:)-([UInt64])``. The cold observables' per-event
+    /// scheduling, without an existential disposable per event.
+    @usableFromInline
+    func enqueue(at time: TestTime, after start: SchedulerInstant, _ action: @escaping () -> Void) -> UInt64 {
+        let due = start + (instant(for: time) - .origin)
+        return enqueue(after: max(.zero, due - start), action).sequence
+    }
+
+    /// Cancels the entries of `sequences` that have not run, under one lock.
+    @usableFromInline
+    func cancel(_ sequences: [UInt64]) {
+        var released: WorkQueue?
+        var cancelled = 0
+        lock.lock()
+        for sequence in sequences where state.cancel(sequence) { cancelled += 1 }
+        if cancelled > 0 { released = state.takeAllIfAllCancelled() }
+        lock.unlock()
+        if cancelled > 0 { counter.decrement(by: cancelled) }
+        // Released outside the lock, as in `cancel(_:)` for one entry.
+        withExtendedLifetime(released) {}
     }
 
     func cancel(_ sequence: UInt64) {

@@ -1,6 +1,6 @@
 import Testing
 import Tick
-import TickTesting
+@_spi(TickInternals) import TickTesting
 
 /// Random timelines that the marble language can write: events in time
 /// order, same-time events as one group that takes its text width, a `^` at
@@ -173,5 +173,52 @@ struct TimelineGenerator<Element> {
         // A decimal with many trailing zeros is still exact.
         #expect((try? Marbles.parse("1." + String(repeating: "0", count: 5000) + "s a") as [Recorded<Event<String>>])
             == [.next(1000, "a")])
+    }
+
+    /// The scanner reads ASCII text (without a carriage return) on its UTF-8
+    /// bytes and everything else as `Character`s. For 50 000 random ASCII
+    /// strings, read in every mode at several frame lengths, both ways give
+    /// the same markers, times and positions, or the same error at the same
+    /// position.
+    @Test func byteScanAgreesWithCharacterScan() {
+        let alphabet: [Character] = [
+            "-", "-", "-", " ", " ", "a", "b", "Z", "(", ")", "|", "#", "^", "!", "1", "0", "5", ".", "m", "s",
+            "\t", "\n", "~", "\u{0B}",
+        ]
+        let frames: [Duration] = [.milliseconds(1), .microseconds(3), .seconds(7), .seconds(400_000_000_000_000)]
+        var rng = SeededGenerator(seed: 7)
+        var mismatches: [String] = []
+        for index in 0..<50_000 {
+            let length = Int.random(in: 0...16, using: &rng)
+            let diagram = String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "-" })
+            let frame = frames[index % frames.count]
+            let fast = Marbles.scanReport(diagram, frame: frame, asCharacters: false)
+            let slow = Marbles.scanReport(diagram, frame: frame, asCharacters: true)
+            if fast != slow, mismatches.count < 5 {
+                mismatches.append("\(diagram.debugDescription):\n\(fast)\n!=\n\(slow)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n\n"))")
+    }
+
+    /// Text that is not all ASCII takes the `Character` path: value markers
+    /// of any `Character` (emoji, accented letters, a flag of two scalars),
+    /// positions counted in `Character`s, and "\r\n" one whitespace.
+    @Test func nonASCIIDiagramsAreReadAsCharacters() throws {
+        let events = try Marbles.parse("-🙂-é-(🇫🇷x)-|") as [Recorded<Event<String>>]
+        #expect(events == [.next(1, "🙂"), .next(3, "é"), .next(5, "🇫🇷"), .next(5, "x"), .completed(10)])
+        let characters = try Marbles.parse("a-🙂", values: [Character("a"): Character("a"), "🙂": "🙂"]) as [Recorded<Event<Character>>]
+        #expect(characters == [.next(0, Character("a")), .next(2, Character("🙂"))])
+        let crlf = try Marbles.parse("a\r\n10ms b") as [Recorded<Event<String>>]
+        #expect(crlf == [.next(0, "a"), .next(11, "b")])
+        let error = Result { () throws(MarbleError) in _ = try Marbles.parse("🙂é-^") as [Recorded<Event<String>>] }
+        guard case .failure(let failure) = error else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(failure.kind == .subscriptionPointInColdDiagram)
+        #expect(failure.position == 3)
+        #expect(
+            Marbles.scanReport("-🙂-é-|", asCharacters: false) == Marbles.scanReport("-🙂-é-|", asCharacters: true))
     }
 }

@@ -117,7 +117,9 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     deinit {
-        JobRouting.roots.remove(tasks: rootTasks, of: self)
+        // A driver that never had a root task (no async use, outside a task)
+        // has nothing to remove: no need to take the routing table's lock.
+        if !rootTasks.isEmpty { JobRouting.roots.remove(tasks: rootTasks, of: self) }
         for task in rootTasks { JobRouting.releaseTask(task) }
         // Jobs still queued here (held while a root ran outside the driver,
         // when the scheduler went away) belong to tasks that are waiting for

@@ -53,8 +53,7 @@ extension TestScheduler {
             iteration.stop()
             resources.dispose()
         })
-        return MarbleExpectation(
-            scheduler: self, recorder: recorder, mirror: { other in self.record(other, plan: plan) })
+        return MarbleExpectation(scheduler: self, recorder: recorder, plan: plan)
     }
 }
 

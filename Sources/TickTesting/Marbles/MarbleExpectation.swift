@@ -7,29 +7,25 @@ import Tick
 
 /// What `expect(observable)` recorded, waiting for its expected diagram.
 public struct MarbleExpectation<Element> {
-    let scheduler: TestScheduler
+    @usableFromInline let scheduler: TestScheduler
     /// What the source emitted so far (read when the expectation is checked).
-    let recorded: () -> [Recorded<Event<Element>>]
-    /// Subscribes another observable exactly as the expectation's source was
-    /// (for ``toEqual(_:fileID:filePath:line:column:)``).
-    let mirror: (Observable<Element>) -> MarbleRecorder<Element>
+    @usableFromInline let recorded: () -> [Recorded<Event<Element>>]
+    /// When the expectation's source was subscribed to and unsubscribed
+    /// from: ``toEqual(_:fileID:filePath:line:column:)`` subscribes the other
+    /// observable the same way.
+    @usableFromInline let plan: Subscription
 
-    init(
-        scheduler: TestScheduler, recorder: MarbleRecorder<Element>,
-        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
-    ) {
+    @inlinable
+    init(scheduler: TestScheduler, recorder: MarbleRecorder<Element>, plan: Subscription) {
         self.scheduler = scheduler
         self.recorded = { recorder.events }
-        self.mirror = mirror
+        self.plan = plan
     }
 
-    init(
-        scheduler: TestScheduler, recorder: TestableObserver<Element>,
-        mirror: @escaping (Observable<Element>) -> MarbleRecorder<Element>
-    ) {
+    init(scheduler: TestScheduler, recorder: TestableObserver<Element>, plan: Subscription) {
         self.scheduler = scheduler
         self.recorded = { recorder.events }
-        self.mirror = mirror
+        self.plan = plan
     }
 
     /// Expects the recorded events to be `diagram` (absolute times; an
@@ -37,7 +33,7 @@ public struct MarbleExpectation<Element> {
     /// mismatch fails at this line with the aligned diff.
     ///
     /// - Returns: the outcome, filled in when the expectation is checked.
-    @discardableResult
+    @inlinable @discardableResult
     public func toBe(
         _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -52,14 +48,14 @@ public struct MarbleExpectation<Element> {
     /// ```swift
     /// scheduler.expect(errors).toBe("-a-", values: ["a": TestError(1)], by: errorsAreEqual)
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func toBe(
         _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
         by areEqual: @escaping (Element, Element) -> Bool,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let result = MarbleResult<Element>()
+        let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
         let expected: [Recorded<Event<Element>>]
         do {
             expected = try Marbles.parse(diagram, .hot, values: values, error: error, frame: scheduler.frame)
@@ -68,8 +64,7 @@ public struct MarbleExpectation<Element> {
             result.finish(recorded: [], expected: [], diff: error.description)
             return result
         }
-        let recorded = self.recorded
-        check(result, site: site, values: values, areEqual: areEqual) { (expected, recorded()) }
+        check(result, site: site, values: values, areEqual: areEqual, expected: .events(expected))
         return result
     }
 
@@ -106,42 +101,70 @@ public struct MarbleExpectation<Element> {
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> where Other.Element == Element {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let result = MarbleResult<Element>()
-        let otherRecorder = mirror(other.asObservable())
-        let recorded = self.recorded
-        check(result, site: site, values: [:], areEqual: areEqual) { (otherRecorder.events, recorded()) }
+        let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
+        let otherRecorder = scheduler.record(other.asObservable(), plan: plan)
+        check(result, site: site, values: [:], areEqual: areEqual, expected: .recorder(otherRecorder))
         return result
     }
 
-    private func check(
+    /// The expected timeline of a check: a parsed diagram, or what another
+    /// observable emitted (``toEqual(_:fileID:filePath:line:column:)``).
+    @usableFromInline
+    enum ExpectedTimeline {
+        case events([Recorded<Event<Element>>])
+        case recorder(MarbleRecorder<Element>)
+
+        @inlinable
+        var events: [Recorded<Event<Element>>] {
+            switch self {
+            case .events(let events): events
+            case .recorder(let recorder): recorder.events
+            }
+        }
+    }
+
+    @inlinable
+    func check(
         _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
-        areEqual: @escaping (Element, Element) -> Bool,
-        timelines: @escaping () -> (expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>])
+        areEqual: @escaping (Element, Element) -> Bool, expected: ExpectedTimeline
     ) {
         let frame = scheduler.frame
+        let recorded = self.recorded
         scheduler.marbleExpectations.add(site: site) {
-            let (expected, actual) = timelines()
+            let (expected, actual) = (expected.events, recorded())
             // The common case, a match, needs no diagrams: only a mismatch
             // pays for wrapping the elements and laying out the diff.
             if Self.sameTimeline(expected, actual, by: areEqual) {
                 result.finish(recorded: actual, expected: expected, diff: nil)
                 return
             }
-            let wrap = { (events: [Recorded<Event<Element>>]) in
-                events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
-            }
-            let (left, right) = (wrap(expected), wrap(actual))
-            let diff = Marbles.diff(
-                expected: left, actual: right,
-                values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
-            if diff.isEqual {
-                result.finish(recorded: actual, expected: expected, diff: nil)
-                return
-            }
-            result.finish(recorded: actual, expected: expected, diff: diff.description)
-            TestFailureReporter.fail(
-                TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
+            Self.reportMismatch(
+                result, expected: expected, actual: actual, site: site, values: values, areEqual: areEqual, frame: frame)
         }
+    }
+
+    /// The slow path of a check, when `sameTimeline` says the timelines
+    /// differ: lays out the diff and fails at `site`. Not inlinable: only a
+    /// failing expectation gets here.
+    @usableFromInline
+    static func reportMismatch(
+        _ result: MarbleResult<Element>, expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>],
+        site: CallSite, values: [Character: Element], areEqual: @escaping (Element, Element) -> Bool, frame: Duration
+    ) {
+        let wrap = { (events: [Recorded<Event<Element>>]) in
+            events.map { Recorded(time: $0.time, value: $0.value.map { Compared(value: $0, areEqual: areEqual) }) }
+        }
+        let (left, right) = (wrap(expected), wrap(actual))
+        let diff = Marbles.diff(
+            expected: left, actual: right,
+            values: values.mapValues { Compared(value: $0, areEqual: areEqual) }, frame: frame)
+        if diff.isEqual {
+            result.finish(recorded: actual, expected: expected, diff: nil)
+            return
+        }
+        result.finish(recorded: actual, expected: expected, diff: diff.description)
+        TestFailureReporter.fail(
+            TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
     }
 }
 
@@ -149,6 +172,7 @@ extension MarbleExpectation {
     /// Whether two timelines are equal, elements compared by `areEqual` and
     /// errors by ``errorsAreEqual(_:_:)``: what `==` on the timelines of
     /// `Compared` elements says, without building them.
+    @inlinable
     static func sameTimeline(
         _ lhs: [Recorded<Event<Element>>], _ rhs: [Recorded<Event<Element>>], by areEqual: (Element, Element) -> Bool
     ) -> Bool {
@@ -193,13 +217,16 @@ extension Compared: MarbleLegendValue {
 /// // result.isChecked == true, result.passed == (result.diff == nil)
 /// ```
 public final class MarbleResult<Element> {
-    // Written once by the check, read by the test; `lock` makes that safe.
-    private let lock = Lock()
-    private var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
+    // Written once by the check, read by the test; `lock` (the scheduler's
+    // marble lock) makes that safe.
+    @usableFromInline let lock: Lock
+    @usableFromInline @exclusivity(unchecked) var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
         (false, [], [], nil)
 
-    init() {}
+    @inlinable
+    init(lock: Lock) { self.lock = lock }
 
+    @inlinable
     func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
         lock.withLock { state = (true, recorded, expected, diff) }
     }

@@ -11,24 +11,39 @@ import Tick
 /// keeps its pending expectations, and they must not keep the scheduler
 /// alive, or a scheduler dropped without a flush would never be released and
 /// its unchecked expectations never reported (see `MarbleExpectationStore`).
+///
+/// Inlinable, with the code that subscribes it, so that recording an event
+/// is specialized for the element type where the expectation is written.
+@usableFromInline
 final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
     // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
-    // references are safe to load from any thread.
-    private weak var scheduler: TestScheduler?
-    private let lock = Lock()
-    private var recorded: [Recorded<Event<Element>>] = []
+    // references are safe to load from any thread (so neither needs the
+    // runtime's exclusivity checks).
+    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
+    /// The scheduler's marble lock (see `MarbleExpectationStore.lock`).
+    @usableFromInline let lock: Lock
+    @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
 
+    @inlinable
     init(scheduler: TestScheduler) {
         self.scheduler = scheduler
+        self.lock = scheduler.marbleExpectations.lock
     }
 
     /// Everything received so far, in order, with its time.
+    @inlinable
     var events: [Recorded<Event<Element>>] { lock.withLock { recorded } }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         // Only a running scheduler delivers events, so it is there.
         guard let time = scheduler?.clock else { return }
-        lock.withLock { recorded.append(Recorded(time: time, value: event)) }
+        lock.withLock {
+            // Room for a short diagram's events at once, rather than growing
+            // through capacities 1, 2, 4 and 8.
+            if recorded.capacity == 0 { recorded.reserveCapacity(8) }
+            recorded.append(Recorded(time: time, value: event))
+        }
     }
 }
 
@@ -50,28 +65,42 @@ final class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 /// keeps it alive; for that case a store with expectations stated in a Swift
 /// Testing test is listed (weakly) in `UncheckedAtExit`, which reports what
 /// is still unchecked when the process exits and fails the process.
+@usableFromInline
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
-    private let lock = Lock()
-    private var checks: [Check] = []
-    private var cleanups: [() -> Void] = []
-    private var setups: [() -> Void] = []
-    private var teardownRegistered = false
-    private var listedForExit = false
+    /// Also the lock of the scheduler's marble recorders and results: none
+    /// of them calls out while holding it, and sharing it saves a lock (an
+    /// allocation) per `expect` and per `toBe`.
+    @usableFromInline let lock = Lock()
+    // (So the runtime's exclusivity checks are off for them.)
+    @exclusivity(unchecked) private var checks: [Check] = []
+    @exclusivity(unchecked) private var cleanups: [() -> Void] = []
+    @exclusivity(unchecked) private var setups: [() -> Void] = []
+    @exclusivity(unchecked) private var teardownRegistered = false
+    @exclusivity(unchecked) private var listedForExit = false
 
     /// One pending expectation: where it was stated, the Swift Testing test
     /// that stated it (if any), and the check itself.
     private struct Check {
         let site: CallSite
-        let test: Test?
+        let test: StatingTest?
         let run: () -> Void
+    }
+
+    /// The Swift Testing test that stated an expectation, in a box: `Test`
+    /// has no fixed layout, and held directly it made every copy, move and
+    /// release of a `Check` go through runtime metadata.
+    private final class StatingTest {
+        let test: Test
+        init(_ test: Test) { self.test = test }
     }
 
     static let neverCheckedMessage =
         "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
 
+    @usableFromInline
     func add(site: CallSite, check: @escaping () -> Void) {
-        let test = Test.current
+        let test = Test.current.map(StatingTest.init)
         let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
             checks.append(Check(site: site, test: test, run: check))
             defer {
@@ -88,7 +117,9 @@ final class MarbleExpectationStore: @unchecked Sendable {
         // fails at its line (Swift Testing has no end-of-test hook for a
         // library: there the release of the scheduler reports it, see deinit).
         if register {
-            TestFailureReporter.atEndOfCurrentXCTest { [weak self] in self?.reportUnchecked() }
+            TestFailureReporter.atEndOfCurrentXCTest(inSwiftTestingTest: test != nil) { [weak self] in
+                self?.reportUnchecked()
+            }
             // Under the `.checksResourceLeaks` trait, the end of the test
             // reports it too, even for a scheduler that is never released.
             if let scope = Resources.current { Self.scoped.add(self, in: scope) }
@@ -105,6 +136,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
         for store in scoped.take(scope) { store.reportUnchecked() }
     }
 
+    @usableFromInline
     func add(cleanup: @escaping () -> Void) { lock.withLock { cleanups.append(cleanup) } }
 
     deinit {
@@ -151,7 +183,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
     /// The expectations not checked yet that a Swift Testing test stated, for
     /// the report at process exit.
     func uncheckedSwiftTestingExpectations() -> [(site: CallSite, test: Test?)] {
-        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test) } }
+        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test?.test) } }
     }
 
     private func takeAll() -> ([Check], [() -> Void]) {

@@ -2,6 +2,7 @@
 /// applies the time rules and the structural checks, and yields markers with
 /// exact times in attoseconds (relative to the start of the text; hot diagrams
 /// are shifted to their `^` afterwards).
+@usableFromInline
 struct MarbleScanner {
     /// Which language the text is written in.
     enum Mode {
@@ -9,15 +10,17 @@ struct MarbleScanner {
     }
 
     /// One marker found in the text.
+    @usableFromInline
     struct Item {
+        @usableFromInline
         enum Marker: Equatable {
             case value(Character), completed, error, subscribe, unsubscribe
         }
-        var marker: Marker
+        @usableFromInline var marker: Marker
         /// Attoseconds since the start of the text.
-        var time: Int128
+        @usableFromInline var time: Int128
         /// Character offset in the diagram.
-        var position: Int
+        @usableFromInline var position: Int
     }
 
     let diagram: String
@@ -32,9 +35,40 @@ struct MarbleScanner {
     }
 
     /// All markers, in text order; structural errors are thrown.
+    ///
+    /// Text that is all ASCII (and has no carriage return, which joins a
+    /// following line feed into one `Character`) is scanned on its UTF-8
+    /// bytes: there one byte is one `Character`, so byte offsets are the
+    /// character offsets that errors report. Any other text is scanned as
+    /// `Character`s. Both go through the same loop (`scan(_:)`), so they
+    /// cannot disagree; `Marbles.scanReport` shows both to the tests that
+    /// check this.
     func scan() throws(MarbleError) -> [Item] {
-        let characters = MarbleText.characters(of: diagram)
+        var text = diagram
+        let fast = text.withUTF8 { bytes -> Result<[Item], MarbleError>? in
+            for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
+            do throws(MarbleError) {
+                return .success(try scan(ASCIIMarbleText(bytes: bytes)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let fast { return try fast.get() }
+        return try scanAsCharacters()
+    }
+
+    /// ``scan()`` without the ASCII fast path.
+    func scanAsCharacters() throws(MarbleError) -> [Item] {
+        try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)))
+    }
+
+    /// The scan itself, over either representation of the text.
+    private func scan<Text: MarbleScanText>(_ text: Text) throws(MarbleError) -> [Item] {
+        let count = text.count
         var items: [Item] = []
+        // Every item takes at least one unit of the text: room for a short
+        // diagram's items at once (a long one grows as usual).
+        items.reserveCapacity(min(count, 32))
         var time: Int128 = 0
         var group: (time: Int128, position: Int)?
         var terminated = false
@@ -51,17 +85,15 @@ struct MarbleScanner {
             time = next
         }
 
-        while index < characters.count {
-            let character = characters[index]
-            if MarbleText.isSpace(character) {
+        while index < count {
+            if text.isSpace(at: index) {
                 index += 1
                 continue
             }
-            if index == 0 || MarbleText.isSpace(characters[index - 1]) {
+            if index == 0 || text.isSpace(at: index - 1) {
                 var end = index
-                while end < characters.count, !MarbleText.isSpace(characters[end]) { end += 1 }
-                let token = characters[index..<end]
-                if MarbleDuration.isCandidate(token) {
+                while end < count, !text.isSpace(at: end) { end += 1 }
+                if let token = text.durationCandidate(index..<end), MarbleDuration.isCandidate(token) {
                     if group != nil { throw MarbleError(.durationInGroup, at: index, in: diagram) }
                     let duration = try MarbleDuration.parse(token, start: index, diagram: diagram)
                     time += duration
@@ -74,11 +106,10 @@ struct MarbleScanner {
             }
             let eventTime = group?.time ?? time
             // Switching on the ASCII byte: comparing `Character`s is a string
-            // comparison each, and dominated the scan of short diagrams. (A
-            // space was skipped above, so a character with an ASCII value is
-            // that one ASCII scalar.)
-            let ascii = character.asciiValue
-            if ascii == nil, character == "\u{FFFD}" {
+            // comparison each. (A space was skipped above, so a character
+            // with an ASCII value is that one ASCII scalar.)
+            let ascii = text.ascii(at: index)
+            if ascii == nil, text.character(at: index) == "\u{FFFD}" {
                 throw MarbleError(.replacementCharacter, at: index, in: diagram)
             }
             switch ascii {
@@ -112,19 +143,27 @@ struct MarbleScanner {
                 items.append(Item(marker: .unsubscribe, time: eventTime, position: index))
             default:
                 if mode == .subscription {
-                    throw MarbleError(.unexpectedMarkerInSubscription(character), at: index, in: diagram)
+                    throw MarbleError(.unexpectedMarkerInSubscription(text.character(at: index)), at: index, in: diagram)
                 }
                 // `time(_:)` accepts only "|" (RxJS 9 rejects markers there too).
                 if mode != .time {
                     if terminated { throw MarbleError(.eventAfterTerminal, at: index, in: diagram) }
-                    let marker: Item.Marker =
-                        ascii == UInt8(ascii: "|") ? .completed : ascii == UInt8(ascii: "#") ? .error : .value(character)
-                    if marker == .completed || marker == .error { terminated = true }
+                    let marker: Item.Marker
+                    switch ascii {
+                    case UInt8(ascii: "|"):
+                        marker = .completed
+                        terminated = true
+                    case UInt8(ascii: "#"):
+                        marker = .error
+                        terminated = true
+                    default:
+                        marker = .value(text.character(at: index))
+                    }
                     items.append(Item(marker: marker, time: eventTime, position: index))
                 } else if ascii == UInt8(ascii: "|") {
                     items.append(Item(marker: .completed, time: eventTime, position: index))
                 } else {
-                    throw MarbleError(.markerInTimeDiagram(character), at: index, in: diagram)
+                    throw MarbleError(.markerInTimeDiagram(text.character(at: index)), at: index, in: diagram)
                 }
                 try advance(at: index)
             }
@@ -136,7 +175,21 @@ struct MarbleScanner {
 
     /// Converts attoseconds to a ``TestTime`` of this scanner's frame, or
     /// throws ``MarbleError/Kind/timeOutOfRange`` at `position`.
+    @usableFromInline
     func testTime(_ attoseconds: Int128, position: Int) throws(MarbleError) -> TestTime {
+        // Both in 64 bits (the usual case: times within about 9.2 s, frames
+        // of at most that): a 64-bit division instead of a 128-bit one.
+        if let small = Int64(exactly: attoseconds), let frame64 = Int64(exactly: frame) {
+            var (frames, rest) = small.quotientAndRemainder(dividingBy: frame64)
+            if rest < 0 {
+                frames -= 1
+                rest += frame64
+            }
+            guard let whole = Int(exactly: frames) else {
+                throw MarbleError(.timeOutOfRange, at: position, in: diagram)
+            }
+            return TestTime(frames: whole, remainder: Duration(totalAttoseconds: Int128(rest)))
+        }
         var frames = attoseconds / frame
         var rest = attoseconds % frame
         if rest < 0 {
@@ -147,5 +200,79 @@ struct MarbleScanner {
             throw MarbleError(.timeOutOfRange, at: position, in: diagram)
         }
         return TestTime(frames: whole, remainder: Duration(totalAttoseconds: rest))
+    }
+}
+
+/// What `MarbleScanner` needs to know about the text it scans, unit by unit
+/// (a unit is one `Character` of the diagram).
+protocol MarbleScanText {
+    /// The number of units.
+    var count: Int { get }
+    /// The unit's ASCII value, `nil` when it is not one ASCII scalar.
+    func ascii(at index: Int) -> UInt8?
+    /// Whether the unit is whitespace.
+    func isSpace(at index: Int) -> Bool
+    /// The unit as a `Character`.
+    func character(at index: Int) -> Character
+    /// The units of a whitespace-delimited token as `Character`s, or `nil`
+    /// when the token cannot be a duration (so no `Character`s are built).
+    func durationCandidate(_ range: Range<Int>) -> ArraySlice<Character>?
+}
+
+/// Text of ASCII bytes without a carriage return: each byte is one `Character`.
+struct ASCIIMarbleText: MarbleScanText {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    var count: Int { bytes.count }
+
+    @inline(__always)
+    func ascii(at index: Int) -> UInt8? { bytes[index] }
+
+    @inline(__always)
+    func isSpace(at index: Int) -> Bool {
+        let byte = bytes[index]
+        return byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    func character(at index: Int) -> Character { Character(Unicode.Scalar(bytes[index])) }
+
+    func durationCandidate(_ range: Range<Int>) -> ArraySlice<Character>? {
+        // Every duration ends with its unit, `ms`, `s` or `m`.
+        guard let last = range.last, bytes[last] == UInt8(ascii: "s") || bytes[last] == UInt8(ascii: "m") else {
+            return nil
+        }
+        return ArraySlice(range.map { Character(Unicode.Scalar(bytes[$0])) })
+    }
+}
+
+/// Any text, as `Character`s.
+struct CharacterMarbleText: MarbleScanText {
+    let characters: [Character]
+
+    var count: Int { characters.count }
+    func ascii(at index: Int) -> UInt8? { characters[index].asciiValue }
+    func isSpace(at index: Int) -> Bool { MarbleText.isSpace(characters[index]) }
+    func character(at index: Int) -> Character { characters[index] }
+    func durationCandidate(_ range: Range<Int>) -> ArraySlice<Character>? { characters[range] }
+}
+
+extension Marbles {
+    /// What the scanner reads in `diagram`, in each of its four modes (cold,
+    /// hot, subscription, time), one line each: the markers with their times
+    /// in attoseconds and positions, or the error. `asCharacters` forces the
+    /// `Character` path; otherwise ASCII text takes the byte path. For the
+    /// tests that check the two paths agree.
+    @_spi(TickInternals)
+    public static func scanReport(_ diagram: String, frame: Duration = .milliseconds(1), asCharacters: Bool) -> String {
+        let modes: [MarbleScanner.Mode] = [.cold, .hot, .subscription, .time]
+        return modes.map { mode in
+            do throws(MarbleError) {
+                let scanner = try MarbleScanner(diagram, mode: mode, frame: frame)
+                let items = asCharacters ? try scanner.scanAsCharacters() : try scanner.scan()
+                return items.map { "\($0.marker)@\($0.time)#\($0.position)" }.joined(separator: " ")
+            } catch {
+                return "error: \(error.kind) at \(error.position)"
+            }
+        }.joined(separator: "\n")
     }
 }

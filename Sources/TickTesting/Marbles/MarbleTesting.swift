@@ -50,6 +50,7 @@ extension TestScheduler {
     ///   - values: the element of each marker; empty = the markers are the
     ///     elements (String/Character element types only).
     ///   - error: the error of `#`.
+    @inlinable
     public func cold<Element>(
         _ diagram: String, values: [Character: Element], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -75,6 +76,7 @@ extension TestScheduler {
     /// unsubscription stated before comes first within a frame:
     /// `expect(hot("a-b|")).toBe("a-b|")` holds. ``createHotObservable(_:)``
     /// schedules at creation instead (RxTest's order).
+    @inlinable
     public func hot<Element>(
         _ diagram: String, values: [Character: Element], error: any Error = TestError(),
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -113,6 +115,7 @@ extension TestScheduler {
     /// - Parameter subscription: a subscription diagram, e.g. `"^---!"`;
     ///   `nil` subscribes at time 0 and keeps the subscription until the
     ///   expectations are checked.
+    @inlinable
     public func expect<Source: ObservableType>(
         _ source: Source, subscription: String? = nil,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -127,27 +130,29 @@ extension TestScheduler {
             }
         }
         let recorder = record(source, plan: plan)
-        return MarbleExpectation(
-            scheduler: self, recorder: recorder, mirror: { other in self.record(other, plan: plan) })
+        return MarbleExpectation(scheduler: self, recorder: recorder, plan: plan)
     }
 
     /// Subscribes to `source` as `plan` says, recording what it emits.
+    /// Inlinable, so each event is recorded by code specialized for the
+    /// element type.
+    @inlinable
     func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> MarbleRecorder<Source.Element> {
         let recorder = MarbleRecorder<Source.Element>(scheduler: self)
-        let resources = CompositeDisposable()
         let live = SerialDisposable()
-        _ = resources.insert(live)
         // Like an RxJS subscriber, the expectation lets go of its source when
         // the source ends, so the subscription log shows the end.
         let observer = AnyObserver<Source.Element>(eventHandler: { event in
             recorder.on(event)
             if event.isStopEvent { live.dispose() }
         })
-        _ = resources.insert(scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) })
-        if let end = plan.unsubscribe {
-            _ = resources.insert(scheduleAt(end) { live.dispose() })
-        }
-        marbleExpectations.add(cleanup: { resources.dispose() })
+        let subscribe = scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) }
+        let unsubscribe = plan.unsubscribe.map { end in scheduleAt(end) { live.dispose() } }
+        marbleExpectations.add(cleanup: {
+            live.dispose()
+            subscribe.dispose()
+            unsubscribe?.dispose()
+        })
         return recorder
     }
 
@@ -187,7 +192,8 @@ extension TestScheduler {
         flush(fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    private func events<Element>(
+    @inlinable
+    func events<Element>(
         _ diagram: String, _ temperature: Marbles.Temperature, values: [Character: Element], error: any Error,
         site: CallSite
     ) -> [Recorded<Event<Element>>] {

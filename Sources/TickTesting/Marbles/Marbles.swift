@@ -36,13 +36,15 @@ public enum Marbles {
     ///     take (1 ms by default). Times are returned in these frames.
     /// - Returns: the events, in diagram order, with exact times.
     /// - Throws: ``MarbleError`` naming the offending character.
+    @inlinable
     public static func parse<Element>(
         _ diagram: String, _ temperature: Temperature = .cold, values: [Character: Element] = [:],
         error: any Error = TestError(), frame: Duration = .milliseconds(1)
     ) throws(MarbleError) -> [Recorded<Event<Element>>] {
-        let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
-        let items = try scanner.scan()
-        let origin = items.first { $0.marker == .subscribe }?.time ?? 0
+        // The scan is not generic; only the elements are made here, where the
+        // caller's element type is known (this function is inlinable), so no
+        // generic metadata is looked up per event.
+        let (scanner, items, origin) = try scanObservable(diagram, temperature, frame: frame)
         var events: [Recorded<Event<Element>>] = []
         events.reserveCapacity(items.count)
         for item in items {
@@ -60,7 +62,24 @@ public enum Marbles {
         return events
     }
 
-    private static func element<Element>(
+    /// The markers of an observable diagram in text order, and the time of
+    /// its `^` (0 when there is none); structural errors are thrown.
+    @usableFromInline
+    static func scanObservable(
+        _ diagram: String, _ temperature: Temperature, frame: Duration
+    ) throws(MarbleError) -> (scanner: MarbleScanner, items: [MarbleScanner.Item], origin: Int128) {
+        let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
+        let items = try scanner.scan()
+        var origin: Int128 = 0
+        for item in items where item.marker == .subscribe {
+            origin = item.time
+            break
+        }
+        return (scanner, items, origin)
+    }
+
+    @inlinable
+    static func element<Element>(
         for marker: Character, values: [Character: Element], at position: Int, in diagram: String
     ) throws(MarbleError) -> Element {
         if values.isEmpty {
