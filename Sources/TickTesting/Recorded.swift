@@ -65,4 +65,10 @@ public struct TestError: Error, Equatable, Hashable, Sendable, CustomStringConve
     public let code: Int
     public init(_ code: Int = 0) { self.code = code }
     public var description: String { "TestError(\(code))" }
+
+    /// `TestError()` already boxed as `any Error`: the default `error:` of
+    /// the marble API. Boxing a struct error allocates, so a default
+    /// written `TestError()` cost every `cold`, `hot` and `toBe` call two
+    /// allocations.
+    @usableFromInline static let boxedDefault: any Error = TestError()
 }

@@ -35,7 +35,7 @@ public struct MarbleExpectation<Element> {
     /// - Returns: the outcome, filled in when the expectation is checked.
     @inlinable @discardableResult
     public func toBe(
-        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
+        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError.boxedDefault,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> where Element: Equatable {
         toBe(diagram, values: values, error: error, by: ==, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -50,7 +50,7 @@ public struct MarbleExpectation<Element> {
     /// ```
     @inlinable @discardableResult
     public func toBe(
-        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError(),
+        _ diagram: String, values: [Character: Element] = [:], error: any Error = TestError.boxedDefault,
         by areEqual: @escaping (Element, Element) -> Bool,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> {
@@ -73,7 +73,7 @@ public struct MarbleExpectation<Element> {
     /// ``errorsAreEqual(_:_:)``, Tick's rule for errors.
     @discardableResult
     public func toBe(
-        _ diagram: String, values: [Character: any Error], error: any Error = TestError(),
+        _ diagram: String, values: [Character: any Error], error: any Error = TestError.boxedDefault,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> where Element == any Error {
         toBe(

@@ -234,14 +234,18 @@ struct ASCIIMarbleText: MarbleScanText {
         return byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
-    func character(at index: Int) -> Character { Character(Unicode.Scalar(bytes[index])) }
+    func character(at index: Int) -> Character { ASCIIMarbleText.characters[Int(bytes[index])] }
+
+    /// The 128 ASCII `Character`s, made once: making a `Character` from a
+    /// byte builds a string each time (about 50 instructions a marker).
+    private static let characters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     func durationCandidate(_ range: Range<Int>) -> ArraySlice<Character>? {
         // Every duration ends with its unit, `ms`, `s` or `m`.
         guard let last = range.last, bytes[last] == UInt8(ascii: "s") || bytes[last] == UInt8(ascii: "m") else {
             return nil
         }
-        return ArraySlice(range.map { Character(Unicode.Scalar(bytes[$0])) })
+        return ArraySlice(range.map { ASCIIMarbleText.characters[Int(bytes[$0])] })
     }
 }
 

@@ -52,7 +52,7 @@ extension TestScheduler {
     ///   - error: the error of `#`.
     @inlinable
     public func cold<Element>(
-        _ diagram: String, values: [Character: Element], error: any Error = TestError(),
+        _ diagram: String, values: [Character: Element], error: any Error = TestError.boxedDefault,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ColdObservable<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -61,7 +61,7 @@ extension TestScheduler {
 
     /// A cold test observable of `String` markers: `cold("-a-b|")`.
     public func cold(
-        _ diagram: String, error: any Error = TestError(),
+        _ diagram: String, error: any Error = TestError.boxedDefault,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ColdObservable<String> {
         cold(diagram, values: [:], error: error, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -78,7 +78,7 @@ extension TestScheduler {
     /// schedules at creation instead (RxTest's order).
     @inlinable
     public func hot<Element>(
-        _ diagram: String, values: [Character: Element], error: any Error = TestError(),
+        _ diagram: String, values: [Character: Element], error: any Error = TestError.boxedDefault,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> HotObservable<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -87,7 +87,7 @@ extension TestScheduler {
 
     /// A hot test observable of `String` markers: `hot("-a-^-b|")`.
     public func hot(
-        _ diagram: String, error: any Error = TestError(),
+        _ diagram: String, error: any Error = TestError.boxedDefault,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> HotObservable<String> {
         hot(diagram, values: [:], error: error, fileID: fileID, filePath: filePath, line: line, column: column)

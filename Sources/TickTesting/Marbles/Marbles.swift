@@ -39,7 +39,7 @@ public enum Marbles {
     @inlinable
     public static func parse<Element>(
         _ diagram: String, _ temperature: Temperature = .cold, values: [Character: Element] = [:],
-        error: any Error = TestError(), frame: Duration = .milliseconds(1)
+        error: any Error = TestError.boxedDefault, frame: Duration = .milliseconds(1)
     ) throws(MarbleError) -> [Recorded<Event<Element>>] {
         // The scan is not generic; only the elements are made here, where the
         // caller's element type is known (this function is inlinable), so no
