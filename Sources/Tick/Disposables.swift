@@ -161,7 +161,11 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
 /// After ``dispose()``, any disposable assigned is disposed at once.
 public final class SerialDisposable: Cancelable, @unchecked Sendable {
     private let lock = Lock()
-    @exclusivity(unchecked) private var current: (any Disposable)?
+    /// The current disposable, `NopDisposable` for none: a plain existential
+    /// moves without the generic runtime calls an optional one costs on
+    /// every copy and destruction. Guarded by `lock`.
+    @exclusivity(unchecked) private var current: any Disposable = NopDisposable()
+    @exclusivity(unchecked) private var hasCurrent = false
     @exclusivity(unchecked) private var disposed = false
 
     /// An empty serial disposable.
@@ -171,26 +175,32 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
 
     /// The current disposable. Setting it disposes the previous one.
     public var disposable: (any Disposable)? {
-        get { lock.withLock { current } }
+        get { lock.withLock { hasCurrent ? current : nil } }
         set {
             // Swapped in and out under the lock (moves, no existential copies);
             // disposed after it.
-            var replaced = newValue
+            var isSome = newValue != nil
+            var replaced: any Disposable = newValue ?? NopDisposable()
             lock.lock()
-            if !disposed { swap(&current, &replaced) }
+            if !disposed {
+                swap(&current, &replaced)
+                swap(&hasCurrent, &isSome)
+            }
             lock.unlock()
-            replaced?.dispose()
+            replaced.dispose()
         }
     }
 
     public func dispose() {
-        let old: (any Disposable)? = lock.withLock {
-            guard !disposed else { return nil }
+        var old: any Disposable = NopDisposable()
+        lock.lock()
+        if !disposed {
             disposed = true
-            defer { current = nil }
-            return current
+            hasCurrent = false
+            swap(&current, &old)
         }
-        old?.dispose()
+        lock.unlock()
+        old.dispose()
     }
 }
 
