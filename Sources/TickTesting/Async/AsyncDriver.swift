@@ -74,8 +74,10 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     private let lock = Lock()
-    private var jobs: [Pending] = []
-    private var head = 0
+    // `jobs`, `head` and `rootTasks` are only touched under `lock` (or in
+    // `deinit`), so they skip the runtime exclusivity checks.
+    @exclusivity(unchecked) private var jobs: [Pending] = []
+    @exclusivity(unchecked) private var head = 0
     /// A drain is scheduled or running.
     private var draining = false
     private var waiter: UnsafeContinuation<Outcome, Never>?
@@ -85,7 +87,7 @@ final class AsyncDriver: @unchecked Sendable {
     private var completed: UInt64 = 0
     private var abandoned = false
     private var serialQueue: DispatchQueue?
-    private var rootTasks: [UInt] = []
+    @exclusivity(unchecked) private var rootTasks: [UInt] = []
     private var stallLimitStorage: Duration = .seconds(10)
     // The watchdog's view.
     private var watchedCompleted: UInt64 = 0
