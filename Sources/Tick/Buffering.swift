@@ -224,7 +224,7 @@ class ChunkSink<Output, Element>: SerializingSink<Output>, @unchecked Sendable {
     final func arm(_ id: UInt64?) {
         guard let id, !isDisposed else { return }
         let delay = lock.withLock { chunkEnd - scheduler.now }
-        timer.disposable = scheduler.schedule(after: max(.zero, delay)) { [self] in fire(id) }
+        timer.disposable = scheduler.schedule(after: delay.clampedToZero) { [self] in fire(id) }
     }
 
     func on(_ event: Event<Element>) {

@@ -138,7 +138,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         }
         lock.unlock()
         if let next, let action, !isDisposed {
-            storeTimer(scheduler.schedule(after: max(.zero, next - now), action), generation: generation)
+            storeTimer(scheduler.schedule(after: (next - now).clampedToZero, action), generation: generation)
         }
     }
 

@@ -43,7 +43,7 @@ extension Scheduler {
     /// Schedules `action` at the instant `time` (at once if `time` is not in the future).
     @discardableResult
     public func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
-        schedule(after: max(.zero, time - now), action)
+        schedule(after: (time - now).clampedToZero, action)
     }
 }
 

@@ -123,3 +123,18 @@ extension Duration {
         #endif
     }
 }
+
+extension Duration {
+    /// The duration, or zero if it is negative: `max(.zero, self)` with the
+    /// comparison inlined (`Duration`'s own `<` is a call into the standard
+    /// library; this is on the path of every re-armed timer).
+    @inlinable
+    var clampedToZero: Duration {
+        #if canImport(Darwin)
+        // `totalAttoseconds` is computed from components before macOS 26.
+        max(.zero, self)
+        #else
+        totalAttoseconds < 0 ? .zero : self
+        #endif
+    }
+}
