@@ -145,21 +145,26 @@ public final class HotObservable<Element>: TestableObservable {
 
     @inlinable
     func emitNextQueued() {
-        let event = lock.withLock { () -> Event<Element> in
+        // The event and the subscribers in one turn of the lock.
+        let (event, snapshot) = lock.withLock { () -> (Event<Element>, [(key: Int, observer: AnyObserver<Element>)]) in
             let event = queued[nextQueued]
             nextQueued += 1
             if nextQueued == queued.count {
                 queued = []
                 nextQueued = 0
             }
-            return event
+            return (event, observers)
         }
-        emit(event)
+        deliver(event, to: snapshot)
     }
 
     @inlinable
     func emit(_ event: Event<Element>) {
-        let snapshot = lock.withLock { observers }
+        deliver(event, to: lock.withLock { observers })
+    }
+
+    @inlinable
+    func deliver(_ event: Event<Element>, to snapshot: [(key: Int, observer: AnyObserver<Element>)]) {
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices { entries[index].observer.on(event) }
         }
