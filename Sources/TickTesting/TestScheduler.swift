@@ -113,6 +113,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         }
         self.frame = frame
         self.frameAttoseconds = frame.totalAttoseconds
+        self.frameAttoseconds64 = Int64(exactly: frame.totalAttoseconds) ?? 0
         self.horizon = frame.totalAttoseconds * Int128(Int.max)
         self.simulateProcessingDelay = simulateProcessingDelay
         self.storage = .allocate(capacity: 1)
@@ -148,6 +149,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The frame's length in attoseconds (exact arithmetic without `Duration`'s
     /// slower generic multiplication).
     private let frameAttoseconds: Int128
+    /// The frame in attoseconds if it fits in 64 bits (all frames up to
+    /// about 9.2 s), 0 otherwise: the fast path of `testTime(for:)`.
+    private let frameAttoseconds64: Int64
     /// ``endOfTime`` in attoseconds: the clock never passes it.
     let horizon: Int128
 
@@ -173,7 +177,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let attos = instant.offset.totalAttoseconds
         // Fast path: both fit in 64 bits (about ±9.2 s of attoseconds), so the
         // division needs no 128-bit arithmetic.
-        if let small = Int64(exactly: attos), let frame64 = Int64(exactly: frameAttos) {
+        if frameAttoseconds64 > 0, let small = Int64(exactly: attos) {
+            let frame64 = frameAttoseconds64
             var (frames, rest) = small.quotientAndRemainder(dividingBy: frame64)
             if rest < 0 {
                 frames -= 1
