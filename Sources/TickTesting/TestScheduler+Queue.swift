@@ -251,10 +251,12 @@ extension TestScheduler {
 
         var pending: Int { queue.count - cancelledInHeap }
 
+        @inline(__always)
         func isDone(_ sequence: UInt64) -> Bool {
             done[Int(sequence >> 6)] & (1 << (sequence & 63)) != 0
         }
 
+        @inline(__always)
         mutating func markDone(_ sequence: UInt64) {
             done[Int(sequence >> 6)] |= 1 << (sequence & 63)
         }
