@@ -119,7 +119,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
                 forwardError(error)
                 return
             }
-            guard let due = queue.first?.due else { break }
+            guard let due = queue.first({ $0.due }) else { break }
             now = scheduler.now
             guard due <= now else { break }
             let head = queue.removeFirst().unsafelyUnwrapped
@@ -128,7 +128,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
             lock.lock()
         }
         delivering = false
-        let next = queue.first?.due
+        let next = queue.first { $0.due }
         let action = next == nil ? nil : deliverAction
         var generation: UInt64 = 0
         if action != nil {

@@ -16,6 +16,13 @@ struct FIFOQueue<Element> {
     @inlinable var isEmpty: Bool { count == 0 }
     @inlinable var first: Element? { count == 0 ? nil : storage[head] }
 
+    /// A part of the first element, read in place (`first` copies the whole
+    /// element, an event included, to read one field of it).
+    @inlinable func first<Part>(_ part: (Element) -> Part) -> Part? {
+        guard count > 0 else { return nil }
+        return storage.withUnsafeBufferPointer { part($0[head].unsafelyUnwrapped) }
+    }
+
     @inlinable mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head &+ count) & (storage.count &- 1)] = element
