@@ -11,6 +11,19 @@ import TickTesting
 /// nets for a broken test, never part of an assertion), and real delays are
 /// only checked as lower bounds.
 @Suite(.checksResourceLeaks) struct ConcurrentSchedulerTests {
+    /// Runs an action on `scheduler` that holds its (one-at-a-time) queue
+    /// busy until the returned semaphore is signalled, and waits until it runs.
+    private func occupy(_ scheduler: OperationQueueScheduler) async -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        let blockerRunning = TestExpectation()
+        scheduler.schedule {
+            blockerRunning.fulfill()
+            gate.wait()
+        }
+        #expect(await blockerRunning.wait(timeout: .seconds(300)))
+        return gate
+    }
+
     /// The first action can only finish while the second runs: on a serial
     /// queue it would wait for the second until its 30 s safety net fails it.
     private func expectTwoActionsRunAtTheSameTime(
@@ -166,13 +179,7 @@ import TickTesting
         let operations = OperationQueue()
         operations.maxConcurrentOperationCount = 1
         let scheduler = OperationQueueScheduler(operationQueue: operations, queuePriority: .high)
-        let gate = DispatchSemaphore(value: 0)
-        let blockerRunning = TestExpectation()
-        scheduler.schedule {
-            blockerRunning.fulfill()
-            gate.wait()
-        }
-        #expect(await blockerRunning.wait(timeout: .seconds(300)))
+        let gate = await occupy(scheduler)
         let ran = Locked(false)
         let work = scheduler.schedule { ran.withLock { $0 = true } }
         // Queued behind the blocker, with the scheduler's priority.
@@ -196,13 +203,7 @@ import TickTesting
         // The queue is held busy until the work is disposed, so a thread
         // paused between `schedule` and `dispose` (TSan, a loaded machine)
         // cannot let the work's deadline pass and run it first.
-        let gate = DispatchSemaphore(value: 0)
-        let blockerRunning = TestExpectation()
-        scheduler.schedule {
-            blockerRunning.fulfill()
-            gate.wait()
-        }
-        #expect(await blockerRunning.wait(timeout: .seconds(300)))
+        let gate = await occupy(scheduler)
         let start = scheduler.now
         let ranAt = Locked<SchedulerInstant?>(nil)
         let cancelledRan = Locked(false)

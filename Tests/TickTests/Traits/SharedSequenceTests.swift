@@ -19,8 +19,8 @@ import TickTesting
         let scheduler = TestScheduler()
         let made = await SharingScheduler.mock(scheduler: scheduler) { () async -> any Scheduler in
             // A suspension point to cross (the mock must survive it), not a
-            // wait: nothing here depends on what runs meanwhile.
-            await Task.yield()
+            // wait: the continuation is resumed at once.
+            await withCheckedContinuation { $0.resume() }
             return SharingScheduler.make()
         }
         #expect(made === scheduler)
