@@ -62,13 +62,11 @@ final class AsyncDriver: @unchecked Sendable {
         func forward() {
             if let entrance {
                 let job = job
-                DispatchQueue.global().async { job.runSynchronously(on: entrance) }
-            } else if let original {
-                original(job)
+                DispatchQueue.global().async { JobRouting.track(job) { $0.runSynchronously(on: entrance) } }
             } else if toMain {
-                RoutingMainExecutor.runOnMainQueue(job)
+                if let original { original(job) } else { RoutingMainExecutor.runOnMainQueue(job) }
             } else {
-                DrivenTaskExecutor.runOnGlobalQueue(job)
+                JobRouting.runOnGlobalQueue(job)
             }
         }
     }
@@ -149,45 +147,79 @@ final class AsyncDriver: @unchecked Sendable {
         // ends, a new task (of another test running in parallel) could get
         // its address and have its jobs taken for this driver's.
         JobRouting.retainTask(task)
-        lock.withLock {
+        // Tick started the job this task is running now (it passed through
+        // Tick's hooks): the hold ends exactly when that job returns.
+        let tracked = outside ? JobRouting.runningJob.flatMap { $0.address == task ? $0.run : nil } : nil
+        let generation = lock.withLock { () -> UInt64 in
             rootTasks.append(task)
             if outside {
                 heldRoot = task
                 holdGeneration &+= 1
+                holdIsTracked = tracked != nil
                 // A fallback armed for an earlier hold ignores this one (its
                 // generation is stale): let the next held job arm a new one.
                 holdFallbackArmed = false
             }
+            return holdGeneration
         }
+        if let tracked { JobRouting.holds.add(run: tracked, driver: self, generation: generation) }
         JobRouting.roots.add(task: task, driver: self)
     }
 
     // MARK: Holding jobs while a root runs outside the driver
 
     /// A root task that was running outside the driver when it registered:
-    /// until it waits for quiescence or is itself enqueued (it suspended and
-    /// is resumed), the jobs it starts are queued but not run, so they never
-    /// run at the same time as it, and the order they run in is the order it
-    /// started them. If it suspends on something else first (`await
-    /// task.value` on a held task), `holdFallback` of real time releases them.
+    /// until it waits for quiescence, is itself enqueued (it suspended and
+    /// is resumed), or the job it is running ends (it suspended on something
+    /// else, such as `await task.value` on a held task), the jobs it starts
+    /// are queued but not run, so they never run at the same time as it, and
+    /// the order they run in is the order it started them.
+    ///
+    /// Tick sees that job end when it started the job itself (`holdIsTracked`:
+    /// the job passed through its hooks, see `JobRouting.track`). Otherwise
+    /// (the job started before the hooks were installed: the first
+    /// TestScheduler of the process, made in a test that was already
+    /// running) `holdFallback` of real time releases them.
     private var heldRoot: UInt?
     private var holdGeneration: UInt64 = 0
+    private var holdIsTracked = false
     private var holdFallbackArmed = false
     /// Long enough that a body still running its synchronous part is not
     /// overtaken even when the thread sanitizer and a loaded machine slow it
     /// down (at 50 ms, the determinism stress test saw up to 7 timelines in
-    /// 1,000 reordered that way); it is waited for only by a body whose first
-    /// `await` is not on this scheduler (4 times in the whole test suite).
+    /// 1,000 reordered that way). Used only for an untracked hold (see
+    /// `heldRoot`) whose root first awaits something else than this scheduler.
     static let holdFallback: DispatchTimeInterval = .milliseconds(500)
 
-    /// Ends the hold and starts running the held jobs.
-    private func releaseHold(generation: UInt64? = nil) {
+    /// What ended a hold (kept for the tests: `holdReleases`).
+    enum HoldRelease: Equatable {
+        /// The root awaited an async advance/run of this scheduler.
+        case awaited
+        /// The root suspended and was resumed (its job came to the driver).
+        case resumed
+        /// The root's job ended: it suspended on something else.
+        case jobEnded
+        /// `holdFallback` of real time passed (an untracked hold).
+        case fallback
+    }
+
+    /// How each hold of this driver ended, in order.
+    private(set) var holdReleases: [HoldRelease] {
+        get { lock.withLock { holdReleasesStorage } }
+        set { lock.withLock { holdReleasesStorage = newValue } }
+    }
+    private var holdReleasesStorage: [HoldRelease] = []
+
+    /// Ends the hold and starts running the held jobs (only the hold of
+    /// `generation`, if given).
+    func releaseHold(generation: UInt64? = nil, _ reason: HoldRelease) {
         lock.lock()
         guard heldRoot != nil, generation == nil || generation == holdGeneration else {
             lock.unlock()
             return
         }
         heldRoot = nil
+        holdReleasesStorage.append(reason)
         holdFallbackArmed = false
         guard !draining, !abandoned, head < jobs.count else {
             lock.unlock()
@@ -245,15 +277,16 @@ final class AsyncDriver: @unchecked Sendable {
             if JobRouting.address(of: job) == held {
                 // The root suspended and is being resumed: run everything.
                 heldRoot = nil
+                holdReleasesStorage.append(.resumed)
                 holdFallbackArmed = false
             } else {
-                let arm = !holdFallbackArmed
+                let arm = !holdFallbackArmed && !holdIsTracked
                 holdFallbackArmed = true
                 let generation = holdGeneration
                 lock.unlock()
                 if arm {
                     DispatchQueue.global().asyncAfter(deadline: .now() + Self.holdFallback) { [weak self] in
-                        self?.releaseHold(generation: generation)
+                        self?.releaseHold(generation: generation, .fallback)
                     }
                 }
                 return
@@ -298,14 +331,15 @@ final class AsyncDriver: @unchecked Sendable {
             }
             lock.unlock()
             if let entrance = next.entrance {
-                next.job.runSynchronously(on: entrance)
+                JobRouting.track(next.job) { $0.runSynchronously(on: entrance) }
             } else if next.toMain {
-                next.job.runSynchronously(on: RoutingMainExecutor.reference)
+                JobRouting.track(next.job) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
             } else {
                 // With Tick's task executor as the current one, so that work
                 // enqueued on "the current executor" (Task.yield) comes back here.
-                next.job.runSynchronously(
-                    isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+                JobRouting.track(next.job) {
+                    $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+                }
             }
             lock.lock()
             completed &+= 1
@@ -336,7 +370,7 @@ final class AsyncDriver: @unchecked Sendable {
     ///   the wait ends with `.budgetExceeded`.
     func quiescence(budget: Int, isolation: isolated (any Actor)? = #isolation) async -> Outcome {
         // The caller waits from here on: what it started may run.
-        releaseHold()
+        releaseHold(.awaited)
         // A caller outside this driver's jobs (the test body on its own
         // thread, or a root running inside another driver's job) first
         // steps into the driver: a visit to an actor whose executor is this
@@ -496,7 +530,7 @@ actor DriverEntrance {
             if let driver {
                 driver.enqueue(job, toMain: false, original: nil, entrance: reference)
             } else {
-                DispatchQueue.global().async { job.runSynchronously(on: reference) }
+                DispatchQueue.global().async { JobRouting.track(job) { $0.runSynchronously(on: reference) } }
             }
         }
     }

@@ -36,6 +36,13 @@ import Tick
 // `DrivenTaskExecutor` as their current task executor: what they enqueue on
 // the current executor reaches Tick on the same thread.
 //
+// Every job Tick lets through (no driver takes it) is still run by Tick, on
+// the global dispatch queue of its priority as the runtime would, inside
+// `track`: so Tick knows when each run of any job ends, which is how a driver
+// holding the jobs of a test body knows the body suspended (see
+// `AsyncDriver.registerCurrentTask`). Main-actor jobs and driven jobs are
+// tracked the same way.
+//
 // A job belongs to a driver when
 // - it is enqueued from inside a job that driver is running (a thread-local
 //   says which driver's job the thread is running), or
@@ -100,8 +107,107 @@ enum JobRouting {
         let previous = toMain ? installation.previousMain : installation.previousGlobal
         if let previous {
             previous(job, original)
-        } else {
+        } else if toMain {
             original(job)
+        } else {
+            runOnGlobalQueue(job)
+        }
+    }
+
+    // MARK: Knowing when a job ends
+
+    /// The thread-local slot pointing at the `RunningJob` of the job the
+    /// thread is running, for the jobs that Tick hands to a queue itself
+    /// (every job that passes through its hooks, driven or not).
+    static let runningJobKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// One run of a job: a task is its own job each time it is resumed, so
+    /// its address alone cannot tell one run from the next (the next can
+    /// start on another thread before this one has returned).
+    struct RunningJob: Equatable {
+        let address: UInt
+        let run: UInt64
+    }
+
+    private static let runs = Atomic<UInt64>(0)
+
+    /// The job run the current thread is in, if Tick started it.
+    static var runningJob: RunningJob? {
+        pthread_getspecific(runningJobKey).map { $0.assumingMemoryBound(to: RunningJob.self).pointee }
+    }
+
+    /// Runs `job` with `body`, noting the run as the thread's; once it
+    /// returns (the task suspended or ended), tells the drivers holding work
+    /// until that run ends (see `AsyncDriver.registerCurrentTask`).
+    @inline(__always)
+    static func track(_ job: UnownedJob, _ body: (UnownedJob) -> Void) {
+        var running = RunningJob(address: address(of: job), run: runs.add(1, ordering: .relaxed).newValue)
+        withUnsafeMutablePointer(to: &running) { pointer in
+            let outer = pthread_getspecific(runningJobKey)
+            pthread_setspecific(runningJobKey, pointer)
+            body(job)
+            pthread_setspecific(runningJobKey, outer)
+        }
+        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(running.run) }
+    }
+
+    /// Runs `job` like the global concurrent executor would (on the global
+    /// queue of its priority), tracked.
+    static func runOnGlobalQueue(_ job: UnownedJob) {
+        DispatchQueue.global(qos: qualityOfService(job.priority)).async {
+            track(job) { $0.runSynchronously(on: genericExecutor) }
+        }
+    }
+
+    /// The dispatch quality of service of a job priority, as the runtime
+    /// maps them.
+    static func qualityOfService(_ priority: JobPriority) -> DispatchQoS.QoSClass {
+        switch priority.rawValue {
+        case 33...: .userInteractive
+        case 25...: .userInitiated
+        case 21...: .default
+        case 17...: .utility
+        case 1...: .background
+        default: .default
+        }
+    }
+
+    /// Drivers waiting for a job run to end.
+    static let holds = Holds()
+
+    final class Holds: @unchecked Sendable {
+        // @unchecked: `waiting` is guarded by `lock`; `count` is atomic.
+        private let lock = Lock()
+        private var waiting: [UInt64: [(driver: Weak, generation: UInt64)]] = [:]
+        let count = Atomic<Int>(0)
+
+        final class Weak {
+            weak var driver: AsyncDriver?
+            init(_ driver: AsyncDriver) { self.driver = driver }
+        }
+
+        /// `driver` holds its jobs until the job run `run` ends.
+        func add(run: UInt64, driver: AsyncDriver, generation: UInt64) {
+            lock.withLock {
+                waiting[run, default: []].append((Weak(driver), generation))
+                count.store(waiting.count, ordering: .releasing)
+            }
+        }
+
+        func jobEnded(_ run: UInt64) {
+            let ended = lock.withLock { () -> [(driver: Weak, generation: UInt64)]? in
+                let ended = waiting.removeValue(forKey: run)
+                count.store(waiting.count, ordering: .releasing)
+                return ended
+            }
+            // Out of the lock (a driver's release may start its drain).
+            for (weak, generation) in ended ?? [] {
+                weak.driver?.releaseHold(generation: generation, .jobEnded)
+            }
         }
     }
 
@@ -233,7 +339,7 @@ final class DrivenTaskExecutor: TaskExecutor {
 
     /// Runs `job` like the global concurrent executor would.
     static func runOnGlobalQueue(_ job: UnownedJob) {
-        DispatchQueue.global().async { job.runSynchronously(on: JobRouting.genericExecutor) }
+        JobRouting.runOnGlobalQueue(job)
     }
 }
 
@@ -251,7 +357,7 @@ final class RoutingMainExecutor: SerialExecutor {
 
     /// Runs `job` as a main-actor job, after everything already on the main queue.
     static func runOnMainQueue(_ job: UnownedJob) {
-        DispatchQueue.main.async { job.runSynchronously(on: reference) }
+        DispatchQueue.main.async { JobRouting.track(job) { $0.runSynchronously(on: reference) } }
     }
 
     /// Main-actor code runs on the main queue: anything else is not isolated.

@@ -127,12 +127,17 @@ import TickTesting
         defer { load.stop() }
         let start = ContinuousClock.now
         var differing = 0
+        var firstDifferent: [String]?
         for _ in 0..<Self.runs {
-            if await Self.scenario() != Self.referenceTimeline { differing += 1 }
+            let timeline = await Self.scenario()
+            if timeline != Self.referenceTimeline {
+                differing += 1
+                firstDifferent = firstDifferent ?? timeline
+            }
         }
         let elapsed = ContinuousClock.now - start
         print("AsyncDeterminismStressTests: \(Self.runs) runs of the async scenario with a busy core in \(elapsed) (load ran \(load.spins) spins)")
-        #expect(differing == 0)
+        #expect(differing == 0, "the first different timeline: \(firstDifferent ?? [])")
         #expect(load.spins > 0)
     }
 
