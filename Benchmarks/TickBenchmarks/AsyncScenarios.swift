@@ -36,12 +36,94 @@ enum AsyncScenarios {
     }
 
     /// The scenario at 1k and 10k tasks: the cost per sleep must grow linearly
-    /// (the ratio of the per-sleep costs stays near 1).
+    /// (the ratio of the per-sleep costs stays near 1). Each size is followed
+    /// by the runtime's floor for the same work (`floorVirtualSleep`) and
+    /// Tick's ratio to it.
     static func scaling(repetitions: Int) -> [String] {
         let small = virtualSleep(1_000, repetitions: repetitions, name: "async_sleep/1000")
+        let smallFloor = floorVirtualSleep(1_000, repetitions: repetitions, name: "floor_async_sleep/1000")
         let large = virtualSleep(10_000, repetitions: repetitions, name: "async_sleep/10000")
+        let largeFloor = floorVirtualSleep(10_000, repetitions: repetitions, name: "floor_async_sleep/10000")
         let growth = large.nanosecondsPerOperation / small.nanosecondsPerOperation
-        return [small.line, large.line, "async_sleep: per-sleep cost 10k vs 1k = \(format(growth, 2))× (linear: ≈ 1×)"]
+        func ratio(_ tick: Measurement, _ floor: Measurement) -> String {
+            format(tick.nanosecondsPerOperation / floor.nanosecondsPerOperation, 2)
+        }
+        return [
+            small.line, smallFloor.line, large.line, largeFloor.line,
+            "async_sleep: per-sleep cost 10k vs 1k = \(format(growth, 2))× (linear: ≈ 1×); "
+                + "Tick / runtime floor = \(ratio(small, smallFloor))× at 1k, \(ratio(large, largeFloor))× at 10k",
+        ]
+    }
+
+    /// The floor of scenario 8: the same work with nothing of Tick and the
+    /// cheapest structure the Swift runtime allows. N tasks each suspend on
+    /// a continuation until their due time (1 ms to 1 s, the same seed); the
+    /// measuring thread then resumes them in (due time, creation) order and
+    /// runs each to completion before the next. The tasks prefer a task
+    /// executor that queues their jobs for the measuring thread, which runs
+    /// them itself: no other thread, no dispatch queue, no lock contention,
+    /// no hooks, no clock, no cancellation handler. What is left is the
+    /// runtime's own cost: creating and destroying a task, its first job,
+    /// the continuation, and the job that resumes it.
+    static func floorVirtualSleep(_ n: Int, repetitions: Int, name: String = "floor_async_sleep") -> Measurement {
+        var rng = SeededGenerator(seed: 0xA51C)
+        let delays = (0..<n).map { _ in Int.random(in: 1...1000, using: &rng) }
+        return measure(name, operations: n, repetitions: repetitions, setup: { () }) { _ in
+            let executor = InlineTaskExecutor()
+            let sleepers = Sleepers()
+            let woken = AtomicCounter()
+            for (index, delay) in delays.enumerated() {
+                Task(executorPreference: executor) {
+                    await withUnsafeContinuation { continuation in
+                        sleepers.add(due: delay, index: index, continuation)
+                    }
+                    woken.value.add(1, ordering: .relaxed)
+                }
+            }
+            executor.runAll()
+            for continuation in sleepers.inDueOrder() {
+                continuation.resume()
+                executor.runAll()
+            }
+            precondition(woken.value.load(ordering: .relaxed) == n, "every sleeper woke")
+        }
+    }
+
+    /// The floor's sleepers: continuations with their due times.
+    final class Sleepers: Sendable {
+        private let entries = Mutex<[(due: Int, index: Int, continuation: UnsafeContinuation<Void, Never>)]>([])
+
+        func add(due: Int, index: Int, _ continuation: UnsafeContinuation<Void, Never>) {
+            entries.withLock { $0.append((due, index, continuation)) }
+        }
+
+        func inDueOrder() -> [UnsafeContinuation<Void, Never>] {
+            entries.withLock { entries in
+                entries.sorted { ($0.due, $0.index) < ($1.due, $1.index) }.map(\.continuation)
+            }
+        }
+    }
+
+    /// A task executor whose jobs wait until the measuring thread runs them.
+    final class InlineTaskExecutor: TaskExecutor {
+        private let jobs = Mutex<[UnownedJob]>([])
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            jobs.withLock { $0.append(job) }
+        }
+
+        /// Runs jobs, in the order they came, until none is left.
+        func runAll() {
+            while true {
+                let batch = jobs.withLock { jobs in
+                    defer { jobs.removeAll(keepingCapacity: true) }
+                    return jobs
+                }
+                if batch.isEmpty { return }
+                for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            }
+        }
     }
 
     final class AtomicCounter: Sendable {

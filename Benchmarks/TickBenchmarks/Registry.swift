@@ -25,6 +25,7 @@ let registry: [Scenario] = [
         guard let n else { return AsyncScenarios.scaling(repetitions: r) }
         return [AsyncScenarios.virtualSleep(n, repetitions: r).line]
     },
+    Scenario(name: "floor_async_sleep") { n, r in [AsyncScenarios.floorVirtualSleep(n ?? 1_000, repetitions: r).line] },
     Scenario(name: "scaling") { _, r in
         // Scenario 1 at three sizes; per-action cost growth must stay ≤ 2×.
         let results = [10_000, 100_000, 1_000_000].map {
