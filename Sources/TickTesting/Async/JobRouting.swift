@@ -233,10 +233,14 @@ enum JobRouting {
     /// (the test runner's own continuation was enqueued from there), and the
     /// work of the scheduler it created must still go to that scheduler.
     static func driver(for job: UnownedJob) -> AsyncDriver? {
-        if roots.count.load(ordering: .acquiring) > 0,
-            let driver = roots.driver(task: currentTaskAddress, job: address(of: job))
-        {
-            return driver
+        let filter = roots.filter.load(ordering: .acquiring)
+        if filter != 0 {
+            let (task, job) = (currentTaskAddress, address(of: job))
+            if filter & Roots.bit(job) != 0 || task.map({ filter & Roots.bit($0) != 0 }) == true,
+                let driver = roots.driver(task: task, job: job)
+            {
+                return driver
+            }
         }
         if let driver = currentDriver, driver.isLive { return driver }
         return nil
@@ -265,10 +269,30 @@ enum JobRouting {
     static let roots = Roots()
 
     final class Roots: @unchecked Sendable {
-        // @unchecked: `drivers` is guarded by `lock`; `count` is atomic.
+        // @unchecked: `entries` is guarded by `lock`; `filter` is atomic.
         private let lock = Lock()
-        private var drivers: [UInt: Weak] = [:]
-        let count = Atomic<Int>(0)
+        /// Every root with its driver. A handful at most (one per test
+        /// running), so a linear scan beats hashing.
+        private var entries: [(task: UInt, driver: Weak)] = []
+        /// One bit for every root's address (a one-hash Bloom filter,
+        /// rewritten under `lock` whenever `entries` changes): a job, or a
+        /// current task, whose bit is clear is no root, which every enqueue
+        /// learns without the lock and the table. A root registers on its own
+        /// thread before it enqueues anything, and is resumed only after it
+        /// suspended, so no enqueue of a root can read the filter from before
+        /// its registration.
+        let filter = Atomic<UInt64>(0)
+
+        @inline(__always)
+        static func bit(_ address: UInt) -> UInt64 {
+            // Fibonacci hashing: the top 6 bits of the address times 2⁶⁴/φ.
+            1 &<< ((UInt64(address) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+        }
+
+        /// Rewrites `filter` from `entries` (under `lock`).
+        private func refilter() {
+            filter.store(entries.reduce(0) { $0 | Roots.bit($1.task) }, ordering: .releasing)
+        }
 
         // Never let a strong reference loaded from `Weak.driver` be released
         // while `lock` is held: it may be the last one, and the driver's
@@ -287,9 +311,14 @@ enum JobRouting {
 
         /// Makes `task` a root of `driver` (replacing any earlier driver).
         func add(task: UInt, driver: AsyncDriver) {
+            let entry = Weak(driver: driver, id: ObjectIdentifier(driver))
             lock.withLock {
-                drivers[task] = Weak(driver: driver, id: ObjectIdentifier(driver))
-                count.store(drivers.count, ordering: .releasing)
+                if let index = entries.firstIndex(where: { $0.task == task }) {
+                    entries[index].driver = entry
+                } else {
+                    entries.append((task, entry))
+                }
+                refilter()
             }
         }
 
@@ -297,21 +326,28 @@ enum JobRouting {
         func remove(tasks: [UInt], of driver: AsyncDriver) {
             let id = ObjectIdentifier(driver)
             lock.withLock {
-                for task in tasks where drivers[task]?.id == id {
-                    drivers[task] = nil
-                }
-                count.store(drivers.count, ordering: .releasing)
+                entries.removeAll { tasks.contains($0.task) && $0.driver.id == id }
+                refilter()
             }
         }
 
+        /// The driver of the root `task`, or else of the root `job`.
         func driver(task: UInt?, job: UInt) -> AsyncDriver? {
-            let (byTask, byJob) = lock.withLock { (task.flatMap { drivers[$0] }, drivers[job]) }
+            let (byTask, byJob) = lock.withLock { () -> (Weak?, Weak?) in
+                var byTask: Weak?
+                var byJob: Weak?
+                for entry in entries {
+                    if entry.task == task { byTask = entry.driver }
+                    if entry.task == job { byJob = entry.driver }
+                }
+                return (byTask, byJob)
+            }
             guard let found = byTask?.driver ?? byJob?.driver, found.isLive else { return nil }
             return found
         }
 
         func isRoot(task: UInt, of driver: AsyncDriver) -> Bool {
-            let entry = lock.withLock { drivers[task] }
+            let entry = lock.withLock { entries.first { $0.task == task }?.driver }
             return entry?.driver === driver
         }
     }
