@@ -112,9 +112,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         _ run: @escaping (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>,
         on trampoline: Trampoline
     ) -> any Disposable {
-        guard trampoline.isDraining else {
-            return trampoline.drain(after: { trampoline.nested(run, observer) })
-        }
+        guard trampoline.isDraining else { return trampoline.outermost(run, observer) }
         guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
             return trampoline.nested(run, observer)
         }
@@ -164,6 +162,26 @@ private final class Trampoline {
         subscriptionDepth += 1
         defer { subscriptionDepth -= 1 }
         return run(observer)
+    }
+
+    /// Makes the outermost subscription on this thread: installs this
+    /// trampoline, makes it, then runs the work it queued. What
+    /// `drain(after: { nested(run, observer) })` does, written out: this is
+    /// the path of every top-level `subscribe`, and the closures cost more
+    /// than the work.
+    @inline(__always)
+    func outermost<Element>(
+        _ run: (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
+    ) -> any Disposable {
+        isDraining = true
+        subscriptionDepth += 1
+        let subscription = run(observer)
+        subscriptionDepth -= 1
+        // Usually nothing was queued (a subscription to a source that does
+        // not emit synchronously): one check.
+        if !heap.isEmpty { runQueued() }
+        isDraining = false
+        return subscription
     }
 
     nonisolated(unsafe) private static var key: pthread_key_t = {
@@ -225,6 +243,12 @@ private final class Trampoline {
         let result = body()
         // Usually nothing was queued (a subscription to a source that does
         // not emit synchronously): one check, no pop.
+        if !heap.isEmpty { runQueued() }
+        return result
+    }
+
+    /// Runs queued work until the queue is empty (the trampoline installed).
+    private func runQueued() {
         while !heap.isEmpty, let entry = heap.popFirst() {
             // Due "never" (a saturated deadline): dropped, not slept on.
             if entry.due == SchedulerInstant.distantFuture.offset { continue }
@@ -234,7 +258,6 @@ private final class Trampoline {
             }
             entry.payload.run()
         }
-        return result
     }
 
     private func sleep(for duration: Duration) {

@@ -25,6 +25,15 @@ public protocol Cancelable: Disposable {
 }
 
 /// Factory functions for common disposables.
+/// Disposes the disposable stored in `slot` where it is. Called on an
+/// existential read from a class's `var`, `dispose()` runs on a copy of it (a
+/// value-witness copy and destroy, a retain and a release for a class);
+/// through `inout` it runs in place.
+@inlinable @inline(__always)
+func disposeInPlace(_ slot: inout any Disposable) {
+    slot.dispose()
+}
+
 public enum Disposables {
     /// A disposable that does nothing.
     public static func create() -> any Disposable { NopDisposable() }

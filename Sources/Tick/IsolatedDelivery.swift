@@ -145,6 +145,6 @@ extension ObservableType {
                         delivery.enqueue { sink.on(event) }
                     }
                 }))
-        return ClosureSubscription(sink)
+        return sink
     }
 }

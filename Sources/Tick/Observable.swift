@@ -138,7 +138,7 @@ extension ObservableType {
         }
         let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
-        return ClosureSubscription(sink)
+        return sink
     }
 
     /// Subscribes with one closure that receives every event.
@@ -153,24 +153,220 @@ extension ObservableType {
     }
 }
 
-/// The observer made by `subscribe(onNext:onError:onCompleted:onDisposed:)`.
+/// The observer made by `subscribe(onNext:onError:onCompleted:onDisposed:)`,
+/// and the disposable it returns: one object per subscription.
 ///
 /// Order on a terminal event, as in RxSwift: `onError`/`onCompleted`, then
 /// `onDisposed`, then the upstream subscription is disposed. On disposal: the
-/// upstream subscription is disposed, then `onDisposed` runs.
+/// upstream subscription is disposed, then `onDisposed` runs. Disposing it,
+/// or a terminal event, lets go of the closures, so a closure that captures
+/// its owner does not keep the owner alive through the owner's dispose bag.
 ///
-/// The closures are immutable, so delivery on one thread never races with
-/// disposal on another. They are released when the sink is: the caller holds a
-/// ``ClosureSubscription``, which lets go of the sink on disposal, and the
-/// upstream chain lets go of it when it is disposed.
+/// ## Letting go of the closures without racing with a delivery
+/// Events arrive one at a time (the Rx contract), but a disposal may come
+/// from any thread, during a delivery. Everything is decided on one atomic
+/// word, `state`:
+/// - A delivery first adds `delivering` (one unit of a count of deliveries in
+///   progress: a reentrant delivery, or concurrent senders to a subject,
+///   nest) and, from the same read-modify-write, learns whether the sink has
+///   `ended`; only if not does it read (borrow) and call a closure. It
+///   subtracts its unit when it is done.
+/// - `ended` is set once, by `dispose()` or by the terminal event (with
+///   `terminated`); from then on no delivery calls a closure.
+/// - Exactly one caller claims `finishing` (with the same read-modify-write
+///   as `ended` for a disposal, just after the terminal closures for an
+///   event): it disposes the upstream, runs `onDisposed` for a disposal, then
+///   sets `finished`.
+/// - The closures are written (replaced by empty ones) only once `finished`
+///   is set and no delivery is in progress: whoever makes the word reach
+///   that state (the finisher, or the last delivery to leave) claims
+///   `closuresReleased` and lets go of them. A delivery that enters after
+///   `ended` never reads a closure, and nothing clears `ended`, so the
+///   claimer is alone with the field; acquire/release orderings on every
+///   read-modify-write order the deliveries' reads before the claimer's
+///   write. Deliveries only ever read the closures, so they may overlap.
+///
+/// @unchecked Sendable: every mutable field is guarded by that protocol on
+/// `state` (`closures` is only read until the one write above; `upstream`
+/// and `token` are touched by one caller at a time, as described), and
+/// `state` is atomic.
 @usableFromInline
-final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
+final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
+    /// The closures: read (borrowed) by deliveries, replaced by empty ones
+    /// once, by the caller that claims `closuresReleased` (see above), so
+    /// no access overlaps a write: runtime checks off.
+    @usableFromInline @exclusivity(unchecked) var closures: ClosureSlots<Element>
+    @usableFromInline let state = Atomic<Int>(0)
+    /// Written before `upstreamSet` is published, then touched only by the
+    /// caller that claimed `finishing` (or by `setUpstream` if that came first).
+    @exclusivity(unchecked) private var upstream: any Disposable = NopDisposable()
+    /// Counts this subscription as live until it ends.
+    @exclusivity(unchecked) private var token: ResourceToken? = ResourceToken()
+
+    @usableFromInline static var upstreamSet: Int { 1 }
+    /// `dispose()` was called (``isDisposed``).
+    @usableFromInline static var disposeCalled: Int { 2 }
+    /// No closure is called any more (disposed, or a terminal event arrived).
+    @usableFromInline static var ended: Int { 4 }
+    /// Set with `ended` when a terminal event ended the sink.
+    @usableFromInline static var terminated: Int { 8 }
+    /// Claimed by the one caller that disposes the upstream.
+    @usableFromInline static var finishing: Int { 16 }
+    /// The upstream is disposed and `onDisposed` has run.
+    @usableFromInline static var finished: Int { 32 }
+    /// Claimed by the one caller that lets go of the closures.
+    @usableFromInline static var closuresReleased: Int { 64 }
+    /// One delivery in progress; the bits from here up count them.
+    @usableFromInline static var delivering: Int { 128 }
+
+    @usableFromInline
+    init(
+        onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
+        onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
+    ) {
+        self.closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
+    /// `true` once ``dispose()`` has been called (not after a terminal event
+    /// alone, as for any disposable that was not disposed).
+    @inlinable
+    var isDisposed: Bool { state.load(ordering: .relaxed) & Self.disposeCalled != 0 }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            let old = state.wrappingAdd(Self.delivering, ordering: .acquiringAndReleasing).oldValue
+            if old & Self.ended == 0 { closures.next(element) }
+            leave()
+        case .error(let error):
+            guard enterEnding() else { return }
+            closures.error(error)
+            finishEnding()
+        case .completed:
+            guard enterEnding() else { return }
+            closures.completed()
+            finishEnding()
+        }
+    }
+
+    /// Ends a delivery; the last one out after `finished` lets go of the closures.
+    @inlinable @inline(__always)
+    func leave() {
+        let new = state.wrappingSubtract(Self.delivering, ordering: .acquiringAndReleasing).newValue
+        if new & Self.finished != 0 { releaseClosuresIfIdle(new) }
+    }
+
+    /// Lets go of the closures if `state`, just read as `new`, shows no
+    /// delivery in progress (the rare path of ``leave()``).
+    @usableFromInline
+    func releaseClosuresIfIdle(_ new: Int) {
+        if new < Self.delivering { releaseClosures() }
+    }
+
+    /// For a terminal event: enters as a delivery and sets `ended` and
+    /// `terminated`, in one step; `false` (and nothing changed) if already ended.
+    @usableFromInline
+    func enterEnding() -> Bool {
+        var current = state.load(ordering: .relaxed)
+        while current & Self.ended == 0 {
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: (current | Self.ended | Self.terminated) &+ Self.delivering,
+                ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// Stores the upstream subscription; disposes it at once if this sink has
+    /// already finished without it.
+    @usableFromInline
+    func setUpstream(_ disposable: consuming any Disposable) {
+        upstream = disposable
+        var current = state.load(ordering: .relaxed)
+        while current & Self.finishing == 0 {
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current | Self.upstreamSet, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+        // The finisher came first and saw no upstream: it is ours to dispose.
+        takeUpstream().dispose()
+    }
+
+    @usableFromInline
+    func dispose() {
+        let old = state.bitwiseOr(
+            Self.disposeCalled | Self.ended | Self.finishing, ordering: .acquiringAndReleasing).oldValue
+        guard old & Self.finishing == 0 else { return }
+        if old & Self.upstreamSet != 0 { disposeUpstreamInPlace() }
+        // A terminal event that got in first runs `onDisposed` itself.
+        if old & Self.terminated == 0 { closures.disposed() }
+        token = nil
+        let new = state.wrappingAdd(Self.finished, ordering: .acquiringAndReleasing).newValue
+        if new < Self.delivering { releaseClosures() }
+    }
+
+    /// After the terminal closures ran: disposes the upstream unless a
+    /// disposal already claimed that, then leaves (the delivery that
+    /// `enterEnding` entered).
+    @usableFromInline
+    func finishEnding() {
+        let old = state.bitwiseOr(Self.finishing, ordering: .acquiringAndReleasing).oldValue
+        guard old & Self.finishing == 0 else {
+            leave()
+            return
+        }
+        if old & Self.upstreamSet != 0 { disposeUpstreamInPlace() }
+        token = nil
+        let new = state.wrappingAdd(Self.finished &- Self.delivering, ordering: .acquiringAndReleasing).newValue
+        if new < Self.delivering { releaseClosures() }
+    }
+
+    /// Lets go of the closures, once: only called when `finished` is set and
+    /// no delivery was in progress.
+    @usableFromInline
+    func releaseClosures() {
+        let old = state.bitwiseOr(Self.closuresReleased, ordering: .acquiringAndReleasing).oldValue
+        guard old & Self.closuresReleased == 0 else { return }
+        // Destroying a closure can run a deinitializer that reaches this
+        // sink again (disposes it, sends it an event): all no-ops by now,
+        // none of which reads `closures`.
+        closures = ClosureSlots(onNext: nil, onError: nil, onCompleted: nil, onDisposed: nil)
+    }
+
+    /// Disposes the upstream subscription where it is stored, then lets go
+    /// of it (only the finisher calls this, once: nothing else touches the
+    /// field then, and moving an existential out costs more).
+    @inline(__always)
+    private func disposeUpstreamInPlace() {
+        Tick.disposeInPlace(&upstream)
+        upstream = NopDisposable()
+    }
+
+    /// Moves the upstream subscription out, leaving "none" behind.
+    @inline(__always)
+    private func takeUpstream() -> any Disposable {
+        var taken: any Disposable = NopDisposable()
+        swap(&upstream, &taken)
+        return taken
+    }
+}
+
+/// The closures of a ``ClosureSink``. Noncopyable, so that the sink's
+/// deliveries borrow them where they are stored and call them without
+/// retaining them (a closure read from a class's `var` is copied: a retain
+/// and a release around every call), and with read accesses only, which
+/// may overlap (a reentrant delivery, or concurrent senders to a subject).
+@usableFromInline
+struct ClosureSlots<Element>: ~Copyable {
     @usableFromInline let onNext: ((Element) -> Void)?
     @usableFromInline let onError: ((any Error) -> Void)?
     @usableFromInline let onCompleted: (() -> Void)?
     @usableFromInline let onDisposed: (() -> Void)?
 
-    @usableFromInline
+    @inlinable
     init(
         onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
         onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
@@ -179,64 +375,27 @@ final class ClosureSink<Element>: Sink<Never>, @unchecked Sendable {
         self.onError = onError
         self.onCompleted = onCompleted
         self.onDisposed = onDisposed
-        super.init(downstream: AnyObserver { _ in })
+    }
+
+    @inlinable @inline(__always)
+    borrowing func next(_ element: Element) { onNext?(element) }
+
+    /// `onError`, then `onDisposed`.
+    @inlinable
+    borrowing func error(_ error: any Error) {
+        onError?(error)
+        onDisposed?()
+    }
+
+    /// `onCompleted`, then `onDisposed`.
+    @inlinable
+    borrowing func completed() {
+        onCompleted?()
+        onDisposed?()
     }
 
     @inlinable
-    func on(_ event: Event<Element>) {
-        guard !isDisposed else { return }
-        switch event {
-        case .next(let element):
-            onNext?(element)
-        case .error(let error):
-            finish {
-                onError?(error)
-                onDisposed?()
-            }
-        case .completed:
-            finish {
-                onCompleted?()
-                onDisposed?()
-            }
-        }
-    }
-
-    /// Runs on disposal (not after a terminal event, which already ran
-    /// `onDisposed` before cleaning up).
-    @usableFromInline
-    override func disposeResources() {
-        if !isTerminatedByEvent { onDisposed?() }
-    }
-
-    @inlinable
-    func finish(_ body: () -> Void) {
-        terminate(body)
-    }
-}
-
-/// What `subscribe(onNext:…)` returns: disposing it disposes the subscription
-/// and lets go of the closures, so a closure that captures its owner does not
-/// keep the owner alive through the owner's dispose bag.
-@usableFromInline
-final class ClosureSubscription<Element>: Cancelable, @unchecked Sendable {
-    @usableFromInline let disposed = Atomic<Bool>(false)
-    /// Touched only by the caller that flipped `disposed` (and at init).
-    @usableFromInline @exclusivity(unchecked) var sink: ClosureSink<Element>?
-
-    @inlinable
-    init(_ sink: ClosureSink<Element>) { self.sink = sink }
-
-    @inlinable
-    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
-
-    @inlinable
-    func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        // Only the caller that flipped the flag touches `sink` from here on.
-        let sink = self.sink
-        self.sink = nil
-        sink?.dispose()
-    }
+    borrowing func disposed() { onDisposed?() }
 }
 
 // @unchecked: an `Observable` is immutable (two `let`s): sending it sends a

@@ -85,7 +85,8 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     final func terminate(_ body: () -> Void) {
         guard beginDisposal(terminating: true) else { return }
         body()
-        if beginRelease() { finishDisposal() }
+        let old = state.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
+        if old & Self.releasedBit == 0 { finishDisposal(old) }
     }
 
     /// Forwards `.error(error)` and disposes.
@@ -133,8 +134,10 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     /// Disposes the upstream subscription and this sink's own resources.
     @usableFromInline
     final func dispose() {
-        _ = beginDisposal()
-        if beginRelease() { finishDisposal() }
+        // Disposed and released in one step: the first caller to set the
+        // released bit finishes.
+        let old = state.bitwiseOr(Self.disposedBit | Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
+        if old & Self.releasedBit == 0 { finishDisposal(old) }
     }
 
     /// Override to release timers and inner subscriptions. Called exactly once,
@@ -143,13 +146,9 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline
     func disposeResources() {}
 
-    /// `true` for the one caller that sets the disposed bit. A terminating
-    /// caller sets the terminated bit with it, only if it is that caller.
-    private final func beginDisposal(terminating: Bool = false) -> Bool {
-        guard terminating else {
-            let old = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
-            return old & Self.disposedBit == 0
-        }
+    /// `true` for the one caller that sets the disposed bit, which a
+    /// terminating caller sets with the terminated bit.
+    private final func beginDisposal(terminating: Bool) -> Bool {
         var current = state.load(ordering: .relaxed)
         while current & Self.disposedBit == 0 {
             let (exchanged, original) = state.compareExchange(
@@ -161,20 +160,20 @@ class Sink<Output>: Disposable, @unchecked Sendable {
         return false
     }
 
-    /// `true` for the one caller that gets to release upstream and resources.
-    private final func beginRelease() -> Bool {
-        let old = state.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
-        return old & Self.releasedBit == 0
-    }
-
-    private final func finishDisposal() {
+    /// Releases the upstream and the resources. `old` is the state just
+    /// before this caller set the released bit, the disposed bit already
+    /// set, so its `upstreamSet` is final: `setUpstream` only publishes an
+    /// upstream into an untouched state.
+    private final func finishDisposal(_ old: UInt8) {
         // Only the caller that set the released bit gets here, once. If the
         // upstream was published before that, it is ours to dispose; if not,
-        // `setUpstream` will see the bit and dispose it itself.
-        let current = state.load(ordering: .acquiring)
-        if current & Self.upstreamSet != 0 {
-            let upstream = takeUpstream()
-            if current & Self.upstreamSpentBit == 0 { upstream.dispose() }
+        // `setUpstream` will see the bit and dispose it itself. Nothing else
+        // touches the field now, so it is disposed in place and let go of by
+        // overwriting it (no moves of the existential).
+        if old & Self.upstreamSet != 0 {
+            let spent = (old | state.load(ordering: .relaxed)) & Self.upstreamSpentBit != 0
+            if !spent { disposeInPlace(&upstream) }
+            upstream = NopDisposable()
         }
         disposeResources()
         token = nil

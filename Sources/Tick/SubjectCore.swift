@@ -54,9 +54,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
             observers = []
         }
         lock.unlock()
-        snapshot.withUnsafeBufferPointer { entries in
-            for index in entries.indices { entries[index].observer.handler(event) }
-        }
+        // Subscripting the immutable snapshot borrows each handler in place;
+        // read through a buffer pointer (or a `for … in`), each would be
+        // retained and released around its call.
+        for index in snapshot.indices { snapshot[index].observer.handler(event) }
     }
 
     @usableFromInline

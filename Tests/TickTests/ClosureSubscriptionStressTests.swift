@@ -1,0 +1,146 @@
+import Dispatch
+import Testing
+import Tick
+import TickTesting
+
+/// The disposable that `subscribe(onNext:…)` returns is the observer itself,
+/// which lets go of its closures when disposed or terminated: never while one
+/// of them runs, even if the disposal comes from another thread during a
+/// delivery (ClosureSink's protocol, Observable.swift).
+@Suite(.checksResourceLeaks) struct ClosureSubscriptionStressTests {
+    /// What the closures capture: the test watches it go away.
+    final class Captured: @unchecked Sendable {
+        let counts = Locked((next: 0, disposed: 0, nextAfterRelease: 0))
+        var alive = true
+        deinit { alive = false }
+    }
+
+    @Test func disposingDuringDeliveriesOnAnotherThreadReleasesTheClosuresOnce() {
+        for round in 0..<500 {
+            let subject = PublishSubject<Int>()
+            weak var weakCaptured: Captured?
+            let subscription: any Disposable
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                subscription = subject.subscribe(
+                    onNext: { _ in
+                        // Still alive while its closure runs.
+                        if !captured.alive { captured.counts.withLock { $0.nextAfterRelease += 1 } }
+                        captured.counts.withLock { $0.next += 1 }
+                    },
+                    onDisposed: { captured.counts.withLock { $0.disposed += 1 } })
+            }
+            let held = Locked<(any Disposable)?>(subscription)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for value in 0..<(round % 50) { subject.onNext(value) }
+                } else {
+                    held.withLock { $0 }?.dispose()
+                }
+            }
+            // The subscription is still held, its closures are not.
+            #expect(weakCaptured == nil)
+            #expect((held.current as? any Cancelable)?.isDisposed == true)
+            subject.onNext(-1)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    @Test func concurrentSendersAndADisposalReleaseTheClosuresOnceNoneRuns() {
+        for _ in 0..<300 {
+            let subject = PublishSubject<Int>()
+            weak var weakCaptured: Captured?
+            let subscription: any Disposable
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                subscription = subject.subscribe(onNext: { _ in
+                    if !captured.alive { captured.counts.withLock { $0.nextAfterRelease += 1 } }
+                })
+            }
+            let held = Locked<(any Disposable)?>(subscription)
+            // Two senders deliver to the same subscription at once (a subject
+            // allows it), while a third thread disposes it.
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                if index < 2 {
+                    for value in 0..<20 { subject.onNext(value) }
+                } else {
+                    held.withLock { $0 }?.dispose()
+                }
+            }
+            #expect(weakCaptured == nil)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    @Test func aTerminalEventRacingADisposalRunsOnDisposedOnceAndReleasesTheClosures() {
+        for round in 0..<1_000 {
+            let subject = PublishSubject<Int>()
+            let counts = Locked((completed: 0, disposed: 0))
+            weak var weakCaptured: Captured?
+            let subscription: any Disposable
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                subscription = subject.subscribe(
+                    onNext: { _ in _ = captured },
+                    onCompleted: { counts.withLock { $0.completed += 1 } },
+                    onDisposed: { counts.withLock { $0.disposed += 1 } })
+            }
+            let held = Locked<(any Disposable)?>(subscription)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if (index == 0) == (round % 2 == 0) {
+                    subject.onNext(1)
+                    subject.onCompleted()
+                } else {
+                    held.withLock { $0 }?.dispose()
+                }
+            }
+            #expect(counts.current.disposed == 1)
+            #expect(counts.current.completed <= 1)
+            #expect(weakCaptured == nil)
+            #expect(!subject.hasObservers)
+            withExtendedLifetime(held) {}
+        }
+    }
+
+    @Test func disposingFromInsideOnNextReleasesTheClosuresWhenItReturns() {
+        let subject = PublishSubject<Int>()
+        let held = Locked<(any Disposable)?>(nil)
+        weak var weakCaptured: Captured?
+        var aliveAfterDispose: Bool?
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            held.withLock {
+                $0 = subject.subscribe(onNext: { _ in
+                    held.withLock { $0 }?.dispose()
+                    // Disposed, but this closure is still running: what it
+                    // captured is still there.
+                    aliveAfterDispose = captured.alive
+                })
+            }
+        }
+        subject.onNext(1)
+        #expect(aliveAfterDispose == true)
+        #expect(weakCaptured == nil)
+        #expect((held.current as? any Cancelable)?.isDisposed == true)
+    }
+
+    @Test func aCompletedSubscriptionIsNotDisposedUntilDisposedButHasLetGoOfItsClosures() {
+        weak var weakCaptured: Captured?
+        var completed = false
+        let subscription: any Disposable
+        do {
+            let captured = Captured()
+            weakCaptured = captured
+            subscription = Observable.just(1).subscribe(onNext: { _ in _ = captured }, onCompleted: { completed = true })
+        }
+        #expect(completed)
+        #expect(weakCaptured == nil)
+        #expect((subscription as? any Cancelable)?.isDisposed == false)
+        subscription.dispose()
+        #expect((subscription as? any Cancelable)?.isDisposed == true)
+    }
+}
