@@ -22,9 +22,9 @@ extension TestScheduler {
 
     /// The pending work, in (due time, sequence number) order.
     ///
-    /// Almost every entry lives in `packed`: a 4-ary min-heap of 32-byte
-    /// entries whose whole ordering key is one `Int128`, the due time in
-    /// attoseconds shifted left by 32 bits with the low 32 bits of the
+    /// Almost every entry lives in `packed`, a radix heap (see `RadixStorage`)
+    /// of 32-byte entries whose whole ordering key is one `Int128`: the due
+    /// time in attoseconds shifted left by 32 bits with the low 32 bits of the
     /// sequence number below it. Comparing two entries is one 128-bit
     /// comparison, and an entry is the key plus the closure (memory per
     /// pending action: 32 bytes, against 40 for a 24-byte key).
@@ -38,26 +38,35 @@ extension TestScheduler {
     ///   back the full number. When the first sequence number of a new epoch
     ///   is handed out (every 2³² schedules), the entries still packed move to
     ///   `wide` with their full numbers.
+    ///
+    /// A radix heap takes only keys at or above the last key it removed. The
+    /// scheduler's keys almost always are (virtual time never goes back, and
+    /// sequence numbers only grow within an epoch); the exception, a key below
+    /// a cancelled entry that was dropped ahead of the clock, goes to `wide`.
     struct WorkQueue {
         struct Entry {
             var key: Int128
             var run: () -> Void
         }
 
-        /// The packed heap's entries, in a block of their own (see `PackedStorage`).
+        /// The packed entries while there are few of them: a 4-ary min-heap.
         let packed = PackedStorage()
         var wide = SchedulerHeap<Work>()
-        /// The epoch of the sequence numbers of every entry in `packed`.
+        /// The epoch of the sequence numbers of every packed entry.
         var epoch: UInt64 = 0
         /// 32 in production; tests lower it to cross epochs quickly.
         let epochBits: UInt64
+        /// The number of packed entries from which they move to the radix heap.
+        let radixThreshold: Int
 
-        init(epochBits: UInt64 = 32) {
+        init(epochBits: UInt64 = 32, radixThreshold: Int = 1024) {
             self.epochBits = min(32, max(1, epochBits))
+            self.radixThreshold = max(1, radixThreshold)
         }
 
-        var count: Int { packed.count + wide.count }
-        var isEmpty: Bool { packed.count == 0 && wide.isEmpty }
+        var packedCount: Int { packed.inRadix ? packed.radix.count : packed.count }
+        var count: Int { packedCount + wide.count }
+        var isEmpty: Bool { packedCount == 0 && wide.isEmpty }
 
         /// The full sequence number of a packed entry.
         @inline(__always)
@@ -65,34 +74,75 @@ extension TestScheduler {
             (epoch << epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
         }
 
-        mutating func push(due: Int128, sequence: UInt64, _ run: @escaping () -> Void) {
+        /// Adds an entry. `now` is the scheduler's clock (no earlier than `due`).
+        mutating func push(due: Int128, sequence: UInt64, now: Int128, _ run: @escaping () -> Void) {
             if sequence >> epochBits != epoch { startEpoch(sequence >> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
-                pushPacked(Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run))
-            } else {
-                wide.push(.init(due: Duration(totalAttoseconds: due), sequence: sequence, payload: Work(run: run)))
+                let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run)
+                if !packed.inRadix {
+                    if packed.count < radixThreshold { return pushPacked(entry) }
+                    moveToRadix(now: now)
+                }
+                guard let rejected = packed.radix.push(entry) else { return }
+                // Below the radix heap's last removed key: only after a
+                // cancelled entry ahead of the clock was dropped.
+                wide.push(
+                    .init(
+                        due: Duration(totalAttoseconds: due), sequence: sequence, payload: Work(run: rejected.run)))
+                return
             }
+            wide.push(.init(due: Duration(totalAttoseconds: due), sequence: sequence, payload: Work(run: run)))
+        }
+
+        /// Moves the packed heap's entries to the radix heap, whose `base` is
+        /// then the smallest of them or the packed key of the clock, whichever
+        /// is smaller: every key to come in this epoch is at or above it.
+        private mutating func moveToRadix(now: Int128) {
+            packed.radix.allocateTable()
+            var base = packed.base.pointee.key
+            let nowKey = now &<< 32
+            if nowKey &>> 32 == now, nowKey < base { base = nowKey }
+            packed.radix.base = base
+            for index in 0..<packed.count {
+                // At or above `base`: never rejected.
+                _ = packed.radix.push((packed.base + index).move())
+            }
+            packed.count = 0
+            packed.inRadix = true
         }
 
         /// Moves every packed entry to `wide` (with its full sequence number),
-        /// so that `packed` only ever holds one epoch.
+        /// so that the packed entries only ever belong to one epoch.
         private mutating func startEpoch(_ next: UInt64) {
-            for index in 0..<packed.count {
-                let entry = (packed.base + index).move()
-                wide.push(
+            var moved = SchedulerHeap<Work>()
+            swap(&moved, &wide)
+            let (epoch, epochBits) = (epoch, epochBits)
+            takePacked { entry in
+                let sequence = (epoch << epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: entry.key) & 0xFFFF_FFFF
+                moved.push(
                     .init(
-                        due: Duration(totalAttoseconds: entry.key &>> 32), sequence: sequence(ofPacked: entry.key),
+                        due: Duration(totalAttoseconds: entry.key &>> 32), sequence: sequence,
                         payload: Work(run: entry.run)))
             }
+            swap(&moved, &wide)
+            self.epoch = next
+        }
+
+        /// Moves every packed entry out to `body`, in no particular order.
+        private mutating func takePacked(_ body: (consuming Entry) -> Void) {
+            if packed.inRadix {
+                packed.radix.removeAll(body)
+                packed.inRadix = false
+            }
+            for index in 0..<packed.count { body((packed.base + index).move()) }
             packed.count = 0
-            epoch = next
         }
 
         /// The first entry's due time and sequence number, and whether it is packed.
         @inline(__always)
         func first() -> (due: Int128, sequence: UInt64, isPacked: Bool)? {
-            let packedKey = packed.count > 0 ? packed.base.pointee.key : nil
+            let packedKey = packed.inRadix ? packed.radix.minKey : packed.count > 0 ? packed.base.pointee.key : nil
             if wide.isEmpty {
                 guard let key = packedKey else { return nil }
                 return (key &>> 32, sequence(ofPacked: key), true)
@@ -110,7 +160,28 @@ extension TestScheduler {
         /// Removes the first entry (as told by `first()`).
         @inline(__always)
         mutating func removeFirst(isPacked: Bool) -> () -> Void {
-            isPacked ? popPacked().unsafelyUnwrapped.run : wide.popFirst().unsafelyUnwrapped.payload.run
+            guard isPacked else { return wide.popFirst().unsafelyUnwrapped.payload.run }
+            guard packed.inRadix else { return popPacked().unsafelyUnwrapped.run }
+            let entry = packed.radix.removeMin()
+            if packed.radix.count == 0 { packed.inRadix = false }
+            return entry.run
+        }
+
+        /// Every entry, moved out of a queue that is left empty (and keeps its
+        /// storage), to be released outside the scheduler's lock.
+        struct Released {
+            var packed: ContiguousArray<Work>
+            var wide: SchedulerHeap<Work>
+        }
+
+        /// Takes every entry out; the queue is left empty, in the same epoch.
+        mutating func takeAll() -> Released {
+            var taken = ContiguousArray<Work>()
+            taken.reserveCapacity(packedCount)
+            takePacked { taken.append(Work(run: $0.run)) }
+            var released = Released(packed: taken, wide: SchedulerHeap<Work>())
+            swap(&released.wide, &wide)
+            return released
         }
 
         private mutating func pushPacked(_ entry: consuming Entry) {
@@ -186,6 +257,11 @@ extension TestScheduler {
         @exclusivity(unchecked) var base: UnsafeMutablePointer<WorkQueue.Entry>
         @exclusivity(unchecked) var count = 0
         @exclusivity(unchecked) var capacity = 0
+        /// The packed entries once there are many: `WorkQueue.radixThreshold`.
+        @exclusivity(unchecked) var radix = RadixHeap()
+        /// `true` while the packed entries are in `radix` (from when the heap
+        /// overflows until `radix` is empty again); the heap is then empty.
+        @exclusivity(unchecked) var inRadix = false
 
         init() {
             // A block of no entries, so that `base` is never nil.
@@ -213,6 +289,261 @@ extension TestScheduler {
         deinit {
             base.deinitialize(count: count)
             free(base)
+            radix.deallocate()
+        }
+    }
+
+
+    /// The radix heap of packed entries: a monotone priority queue. It keeps
+    /// `base`, the last key removed (no key in it is smaller, and it takes no
+    /// smaller one), and files each entry in bucket *b*, the highest bit where
+    /// its key differs from `base` (keys equal to `base` or 1 away share
+    /// bucket 0). So every key in bucket *b* is smaller than every key in a
+    /// higher bucket, and the smallest key lives in the lowest non-empty bucket
+    /// (`nonEmpty`, one bit a bucket). Removing that key makes it the new
+    /// `base` and moves the rest of its bucket to lower buckets: an entry only
+    /// ever moves down, a bounded number of times, and each move is a copy in
+    /// sequential order (no sifting through a large array, which is what a
+    /// heap's cache misses cost with a million entries). Equal due times need
+    /// no special care: the key's low 32 bits, the sequence number, keep them
+    /// in the order scheduled.
+    ///
+    /// The smallest key's place is kept up to date (`minKey`, `minBucket`,
+    /// `minIndex`), so reading the first entry changes nothing: the scheduler
+    /// peeks at entries it does not take (past the `advance` target) and may
+    /// then schedule earlier work, which a heap that had moved `base` up to
+    /// the peeked key could no longer take.
+    ///
+    /// Each bucket is a block from `malloc`, grown with `realloc` (an entry,
+    /// an `Int128` and a closure, moves bitwise, so a block may move as bytes;
+    /// glibc grows a large block by remapping its pages, without copying).
+    /// Buckets keep their blocks when they empty, so a small queue that fills
+    /// and drains allocates nothing; a large block (a bucket that held a big
+    /// part of a large queue) is freed as soon as its bucket is emptied by a
+    /// removal. Guarded by the scheduler's lock, like the rest of the queue
+    /// (so no runtime exclusivity checks).
+    struct RadixHeap {
+        typealias Entry = WorkQueue.Entry
+
+        struct Bucket {
+            var entries: UnsafeMutablePointer<Entry>?
+            var count: Int
+            var capacity: Int
+        }
+
+        /// Keys are read in digits of `digitBits` bits: bucket (*level*,
+        /// *digit*) holds the keys whose highest digit that differs from
+        /// `base`'s is number *level*, and is *digit* there.
+        static let digitBits = 8
+        static let bucketCount = (128 / digitBits) << digitBits
+        static let wordCount = bucketCount / 64
+        /// A bucket's block is freed when a removal empties it and it has room
+        /// for at least this many entries (1 MiB).
+        static let largeCapacity = 32768
+
+        /// `bucketCount` buckets (zeroed: no block, nothing in them), then
+        /// `wordCount` words: bit *b* is set when bucket *b* holds an entry.
+        /// Allocated the first time the heap is used.
+        var table: UnsafeMutableRawPointer?
+        @inline(__always) var buckets: UnsafeMutablePointer<Bucket> {
+            table.unsafelyUnwrapped.assumingMemoryBound(to: Bucket.self)
+        }
+        @inline(__always) var words: UnsafeMutablePointer<UInt64> {
+            (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride)
+                .assumingMemoryBound(to: UInt64.self)
+        }
+        /// Bit *w* is set when word *w* is not zero.
+        var summary: UInt64 = 0
+        var base: Int128 = .min
+        var count = 0
+        /// The smallest key and where it is (meaningful when `count > 0`).
+        var minKey: Int128 = .min
+        var minBucket = 0
+        var minIndex = 0
+
+        mutating func allocateTable() {
+            guard table == nil else { return }
+            let bucketBytes = RadixHeap.bucketCount * MemoryLayout<Bucket>.stride
+            guard let raw = calloc(1, bucketBytes + RadixHeap.wordCount * 8) else {
+                // Out of memory: nothing sensible is left to do.
+                fatalError("TestScheduler: out of memory for its queue")
+            }
+            _ = raw.bindMemory(to: Bucket.self, capacity: RadixHeap.bucketCount)
+            _ = (raw + bucketBytes).bindMemory(to: UInt64.self, capacity: RadixHeap.wordCount)
+            table = raw
+        }
+
+        /// The bucket of `key` (at or above `base`).
+        @inline(__always)
+        func bucket(of key: Int128) -> Int {
+            let difference = UInt128(bitPattern: key ^ base) | 1
+            let highest = 127 &- difference.leadingZeroBitCount
+            let shift = highest & ~(RadixHeap.digitBits &- 1)
+            // A digit never straddles the two words of the key.
+            let word = shift >= 64 ? UInt64(truncatingIfNeeded: key &>> 64) : UInt64(truncatingIfNeeded: key)
+            let digit = Int(truncatingIfNeeded: word &>> UInt64(shift & 63)) & (1 &<< RadixHeap.digitBits &- 1)
+            return shift &* ((1 &<< RadixHeap.digitBits) / RadixHeap.digitBits) | digit
+        }
+
+        @inline(__always)
+        mutating func markFilled(_ b: Int) {
+            words[b &>> 6] |= 1 &<< UInt64(b & 63)
+            summary |= 1 &<< UInt64(b &>> 6)
+        }
+
+        @inline(__always)
+        mutating func markEmpty(_ b: Int) {
+            let word = words[b &>> 6] & ~(1 &<< UInt64(b & 63))
+            words[b &>> 6] = word
+            if word == 0 { summary &= ~(1 &<< UInt64(b &>> 6)) }
+        }
+
+        /// The lowest non-empty bucket (`count > 0`).
+        @inline(__always)
+        func lowestFilled() -> Int {
+            let w = summary.trailingZeroBitCount
+            return w &<< 6 | words[w].trailingZeroBitCount
+        }
+
+        /// Adds an entry; hands it back if its key is below the last key
+        /// removed while other entries are pending.
+        @inline(__always)
+        mutating func push(_ entry: consuming Entry) -> Entry? {
+            let key = entry.key
+            if key < base {
+                // Empty: any base at or below every key to come will do.
+                guard count == 0 else { return entry }
+                base = .min
+            }
+            let b = bucket(of: key)
+            let bucket = buckets + b
+            if bucket.pointee.count == bucket.pointee.capacity { RadixHeap.grow(bucket) }
+            let index = bucket.pointee.count
+            (bucket.pointee.entries.unsafelyUnwrapped + index).initialize(to: entry)
+            bucket.pointee.count = index &+ 1
+            markFilled(b)
+            if count == 0 || key < minKey {
+                minKey = key
+                minBucket = b
+                minIndex = index
+            }
+            count &+= 1
+            return nil
+        }
+
+        /// Removes the entry with the smallest key (`count > 0`).
+        mutating func removeMin() -> Entry {
+            let b = minBucket
+            let bucket = buckets + b
+            let entries = bucket.pointee.entries.unsafelyUnwrapped
+            let top = (entries + minIndex).move()
+            let last = bucket.pointee.count &- 1
+            if minIndex != last { (entries + minIndex).moveInitialize(from: entries + last, count: 1) }
+            bucket.pointee.count = last
+            count &-= 1
+            base = top.key
+            if last > 0 {
+                // Keys are unique, so a bucket of level 0 holds one key at most.
+                redistribute(bucket, b)
+            } else {
+                markEmpty(b)
+                if count > 0 { findMin() }
+            }
+            return top
+        }
+
+        /// Moves the entries of `bucket` (number `b`, the lowest non-empty,
+        /// just after its smallest key became `base`) to the lower buckets
+        /// where they now belong, then finds the smallest (in the lowest of
+        /// them, usually a small one).
+        private mutating func redistribute(_ bucket: UnsafeMutablePointer<Bucket>, _ b: Int) {
+            let entries = bucket.pointee.entries.unsafelyUnwrapped
+            let moving = bucket.pointee.count
+            let buckets = self.buckets
+            for index in 0..<moving {
+                let source = entries + index
+                // A lower bucket: the key agrees with `base` on every digit
+                // from `b`'s level up.
+                let target = self.bucket(of: source.pointee.key)
+                let destination = buckets + target
+                let slot = destination.pointee.count
+                if slot == 0 { markFilled(target) }
+                if slot == destination.pointee.capacity { RadixHeap.grow(destination) }
+                (destination.pointee.entries.unsafelyUnwrapped + slot).moveInitialize(from: source, count: 1)
+                destination.pointee.count = slot &+ 1
+            }
+            bucket.pointee.count = 0
+            if bucket.pointee.capacity >= RadixHeap.largeCapacity { RadixHeap.release(bucket) }
+            markEmpty(b)
+            findMin()
+        }
+
+        /// Finds the smallest key, in the lowest non-empty bucket (`count > 0`).
+        private mutating func findMin() {
+            let b = lowestFilled()
+            let bucket = buckets[b]
+            let entries = bucket.entries.unsafelyUnwrapped
+            var best = 0
+            var bestKey = entries.pointee.key
+            var index = 1
+            while index < bucket.count {
+                let key = entries[index].key
+                if key < bestKey {
+                    bestKey = key
+                    best = index
+                }
+                index &+= 1
+            }
+            minKey = bestKey
+            minBucket = b
+            minIndex = best
+        }
+
+        /// Moves every entry out to `body`, leaving the heap empty (its blocks
+        /// kept).
+        mutating func removeAll(_ body: (consuming Entry) -> Void) {
+            while count > 0 {
+                let b = lowestFilled()
+                markEmpty(b)
+                let bucket = buckets + b
+                let entries = bucket.pointee.entries.unsafelyUnwrapped
+                let moving = bucket.pointee.count
+                bucket.pointee.count = 0
+                count &-= moving
+                for index in 0..<moving { body((entries + index).move()) }
+            }
+            // `base` stays: the next push into the empty heap lowers it if needed.
+        }
+
+        /// Doubles a bucket's capacity (at least 4 entries).
+        private static func grow(_ bucket: UnsafeMutablePointer<Bucket>) {
+            let capacity = max(4, bucket.pointee.capacity &* 2)
+            // malloc's blocks are aligned for any fundamental type (16 bytes on
+            // the 64-bit platforms Tick runs on), enough for `Int128`.
+            guard let raw = realloc(bucket.pointee.entries, capacity * MemoryLayout<Entry>.stride) else {
+                // Out of memory: nothing sensible is left to do.
+                fatalError("TestScheduler: out of memory for \(capacity) pending actions")
+            }
+            bucket.pointee.entries = raw.bindMemory(to: Entry.self, capacity: capacity)
+            bucket.pointee.capacity = capacity
+        }
+
+        /// Frees an empty bucket's block.
+        private static func release(_ bucket: UnsafeMutablePointer<Bucket>) {
+            free(bucket.pointee.entries)
+            bucket.pointee.entries = nil
+            bucket.pointee.capacity = 0
+        }
+
+        /// Frees the blocks (at the storage's end).
+        func deallocate() {
+            guard table != nil else { return }
+            for b in 0..<RadixHeap.bucketCount {
+                let bucket = buckets + b
+                bucket.pointee.entries?.deinitialize(count: bucket.pointee.count)
+                free(bucket.pointee.entries)
+            }
+            free(table)
         }
     }
 
@@ -220,8 +551,15 @@ extension TestScheduler {
     /// (2³² otherwise), so that a test can cross many of them. Only before
     /// anything was scheduled.
     func useSequenceEpochs(ofBits bits: UInt64) {
+        useQueue(epochBits: bits)
+    }
+
+    /// For tests of the queue: epochs of `2^epochBits` sequence numbers, and
+    /// the packed entries move to the radix heap from `radixThreshold` of
+    /// them (1024 otherwise). Only before anything was scheduled.
+    func useQueue(epochBits: UInt64 = 32, radixThreshold: Int = 1024) {
         lock.withLock {
-            if state.sequence == 0 { state.queue = WorkQueue(epochBits: bits) }
+            if state.sequence == 0 { state.queue = WorkQueue(epochBits: epochBits, radixThreshold: radixThreshold) }
         }
     }
 
@@ -271,7 +609,7 @@ extension TestScheduler {
             }
             let key = sequence
             if sequence & 63 == 0 { done.append(0) }
-            queue.push(due: due, sequence: sequence, action)
+            queue.push(due: due, sequence: sequence, now: now, action)
             sequence &+= 1
             return key
         }
@@ -288,14 +626,13 @@ extension TestScheduler {
         /// (to be released by the caller outside the lock). Cancelled actions
         /// otherwise stay in the queue until the clock passes them, and one that
         /// captures this scheduler (any time operator's sink does) would keep it
-        /// alive in a reference cycle if the clock never gets there.
-        mutating func takeAllIfAllCancelled() -> WorkQueue? {
+        /// alive in a reference cycle if the clock never gets there. The queue
+        /// keeps its storage, so a timer that is scheduled, cancelled and
+        /// scheduled again allocates nothing for the queue.
+        mutating func takeAllIfAllCancelled() -> WorkQueue.Released? {
             guard cancelledInHeap == queue.count else { return nil }
             cancelledInHeap = 0
-            var emptied = WorkQueue(epochBits: queue.epochBits)
-            emptied.epoch = queue.epoch
-            swap(&emptied, &queue)
-            return emptied
+            return queue.takeAll()
         }
 
         /// `true` if an entry that was not cancelled is due at or before `limit`
