@@ -50,7 +50,7 @@ extension TestScheduler {
         }
 
         /// The packed entries while there are few of them: a 4-ary min-heap.
-        let packed = PackedStorage()
+        let packed: PackedStorage
         var wide = SchedulerHeap<Work>()
         /// The epoch of the sequence numbers of every packed entry.
         var epoch: UInt64 = 0
@@ -62,9 +62,10 @@ extension TestScheduler {
         init(epochBits: UInt64 = 32, radixThreshold: Int = 1024) {
             self.epochBits = min(32, max(1, epochBits))
             self.radixThreshold = max(1, radixThreshold)
+            packed = PackedStorage(heapLimit: self.radixThreshold)
         }
 
-        var packedCount: Int { packed.inRadix ? packed.radix.count : packed.count }
+        var packedCount: Int { packed.count + packed.radixCount }
         var count: Int { packedCount + wide.count }
         var isEmpty: Bool { packedCount == 0 && wide.isEmpty }
 
@@ -74,42 +75,59 @@ extension TestScheduler {
             (epoch << epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
         }
 
-        /// Adds an entry. `now` is the scheduler's clock (no earlier than `due`).
+        /// Adds an entry. `now` is the scheduler's clock (no later than `due`).
         mutating func push(due: Int128, sequence: UInt64, now: Int128, _ run: @escaping () -> Void) {
             if sequence >> epochBits != epoch { startEpoch(sequence >> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
                 let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run)
-                if !packed.inRadix {
-                    if packed.count < radixThreshold { return pushPacked(entry) }
-                    moveToRadix(now: now)
-                }
-                guard let rejected = packed.radix.push(entry) else { return }
-                // Below the radix heap's last removed key: only after a
-                // cancelled entry ahead of the clock was dropped.
-                wide.push(
-                    .init(
-                        due: Duration(totalAttoseconds: due), sequence: sequence, payload: Work(run: rejected.run)))
-                return
+                // `heapLimit` is 0 while the radix heap is in use.
+                if packed.count < packed.heapLimit { return pushPacked(entry) }
+                return pushToRadix(entry, now: now)
             }
             wide.push(.init(due: Duration(totalAttoseconds: due), sequence: sequence, payload: Work(run: run)))
+        }
+
+        /// Pushes to the radix heap, first moving the small heap's entries
+        /// there if it is full.
+        @inline(__always)
+        private mutating func pushToRadix(_ entry: consuming Entry, now: Int128) {
+            if packed.radixCount == 0 { moveToRadix(now: now) }
+            guard let rejected = packed.radix.pointee.push(entry) else { return }
+            pushRejected(rejected)
+        }
+
+        /// An entry below the radix heap's last removed key (only after a
+        /// cancelled entry ahead of the clock was dropped) goes to `wide`.
+        @inline(never)
+        private mutating func pushRejected(_ entry: consuming Entry) {
+            wide.push(
+                .init(
+                    due: Duration(totalAttoseconds: entry.key &>> 32), sequence: sequence(ofPacked: entry.key),
+                    payload: Work(run: entry.run)))
         }
 
         /// Moves the packed heap's entries to the radix heap, whose `base` is
         /// then the smallest of them or the packed key of the clock, whichever
         /// is smaller: every key to come in this epoch is at or above it.
+        @inline(never)
         private mutating func moveToRadix(now: Int128) {
-            packed.radix.allocateTable()
+            if packed.radixHeap == nil {
+                let radix = UnsafeMutablePointer<RadixHeap>.allocate(capacity: 1)
+                radix.initialize(to: RadixHeap())
+                radix.pointee.allocateTable()
+                packed.radixHeap = radix
+            }
             var base = packed.base.pointee.key
             let nowKey = now &<< 32
             if nowKey &>> 32 == now, nowKey < base { base = nowKey }
-            packed.radix.base = base
+            packed.radix.pointee.base = base
             for index in 0..<packed.count {
                 // At or above `base`: never rejected.
-                _ = packed.radix.push((packed.base + index).move())
+                _ = packed.radix.pointee.push((packed.base + index).move())
             }
             packed.count = 0
-            packed.inRadix = true
+            packed.heapLimit = 0
         }
 
         /// Moves every packed entry to `wide` (with its full sequence number),
@@ -131,9 +149,9 @@ extension TestScheduler {
 
         /// Moves every packed entry out to `body`, in no particular order.
         private mutating func takePacked(_ body: (consuming Entry) -> Void) {
-            if packed.inRadix {
-                packed.radix.removeAll(body)
-                packed.inRadix = false
+            if packed.radixCount > 0 {
+                packed.radix.pointee.removeAll(body)
+                packed.heapLimit = radixThreshold
             }
             for index in 0..<packed.count { body((packed.base + index).move()) }
             packed.count = 0
@@ -142,7 +160,8 @@ extension TestScheduler {
         /// The first entry's due time and sequence number, and whether it is packed.
         @inline(__always)
         func first() -> (due: Int128, sequence: UInt64, isPacked: Bool)? {
-            let packedKey = packed.inRadix ? packed.radix.minKey : packed.count > 0 ? packed.base.pointee.key : nil
+            let packedKey =
+                packed.count > 0 ? packed.base.pointee.key : packed.heapLimit == 0 ? packed.radix.pointee.minKey : nil
             if wide.isEmpty {
                 guard let key = packedKey else { return nil }
                 return (key &>> 32, sequence(ofPacked: key), true)
@@ -161,9 +180,15 @@ extension TestScheduler {
         @inline(__always)
         mutating func removeFirst(isPacked: Bool) -> () -> Void {
             guard isPacked else { return wide.popFirst().unsafelyUnwrapped.payload.run }
-            guard packed.inRadix else { return popPacked().unsafelyUnwrapped.run }
-            let entry = packed.radix.removeMin()
-            if packed.radix.count == 0 { packed.inRadix = false }
+            // The small heap is empty while the radix heap is in use.
+            if packed.count > 0 { return popPacked().unsafelyUnwrapped.run }
+            return removeFirstOfRadix()
+        }
+
+        @inline(__always)
+        private mutating func removeFirstOfRadix() -> () -> Void {
+            let entry = packed.radix.pointee.removeMin()
+            if packed.radix.pointee.count == 0 { packed.heapLimit = radixThreshold }
             return entry.run
         }
 
@@ -258,12 +283,22 @@ extension TestScheduler {
         @exclusivity(unchecked) var count = 0
         @exclusivity(unchecked) var capacity = 0
         /// The packed entries once there are many: `WorkQueue.radixThreshold`.
-        @exclusivity(unchecked) var radix = RadixHeap()
-        /// `true` while the packed entries are in `radix` (from when the heap
-        /// overflows until `radix` is empty again); the heap is then empty.
-        @exclusivity(unchecked) var inRadix = false
+        /// The radix heap, allocated the first time the heap overflows.
+        @exclusivity(unchecked) var radixHeap: UnsafeMutablePointer<RadixHeap>?
+        /// The radix heap (once allocated).
+        @inline(__always) var radix: UnsafeMutablePointer<RadixHeap> { radixHeap.unsafelyUnwrapped }
+        /// The number of entries in the radix heap.
+        @inline(__always) var radixCount: Int { radixHeap?.pointee.count ?? 0 }
+        /// The number of entries the heap takes: `WorkQueue.radixThreshold`,
+        /// or 0 while the packed entries are in `radix` (from when the heap
+        /// overflows until `radix` is empty again; the heap is then empty).
+        @exclusivity(unchecked) var heapLimit: Int
 
-        init() {
+        /// `true` while the packed entries are in the radix heap.
+        var inRadix: Bool { radixCount > 0 }
+
+        init(heapLimit: Int) {
+            self.heapLimit = heapLimit
             // A block of no entries, so that `base` is never nil.
             base = PackedStorage.reallocate(nil, capacity: 0)
         }
@@ -289,7 +324,11 @@ extension TestScheduler {
         deinit {
             base.deinitialize(count: count)
             free(base)
-            radix.deallocate()
+            if let radixHeap {
+                radixHeap.pointee.deallocate()
+                radixHeap.deinitialize(count: 1)
+                radixHeap.deallocate()
+            }
         }
     }
 
@@ -432,6 +471,7 @@ extension TestScheduler {
         }
 
         /// Removes the entry with the smallest key (`count > 0`).
+        @inline(never)
         mutating func removeMin() -> Entry {
             let b = minBucket
             let bucket = buckets + b
@@ -515,9 +555,9 @@ extension TestScheduler {
             // `base` stays: the next push into the empty heap lowers it if needed.
         }
 
-        /// Doubles a bucket's capacity (at least 4 entries).
+        /// Doubles a bucket's capacity (at least 16 entries).
         private static func grow(_ bucket: UnsafeMutablePointer<Bucket>) {
-            let capacity = max(4, bucket.pointee.capacity &* 2)
+            let capacity = max(16, bucket.pointee.capacity &* 2)
             // malloc's blocks are aligned for any fundamental type (16 bytes on
             // the 64-bit platforms Tick runs on), enough for `Int128`.
             guard let raw = realloc(bucket.pointee.entries, capacity * MemoryLayout<Entry>.stride) else {
