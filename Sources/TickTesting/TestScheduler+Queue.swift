@@ -379,6 +379,17 @@ extension TestScheduler {
         /// A bucket's block is freed when a removal empties it and it has room
         /// for at least this many entries (1 MiB).
         static let largeCapacity = 32768
+        /// Blocks of `smallestBlock` to `largestPooled` entries (16 to 2,048,
+        /// so 512 bytes to 64 KiB) come from a pool of the heap's own: slabs
+        /// of `slabBytes` from malloc, carved in order, and the blocks given
+        /// back, kept by size for reuse until the heap goes. So a queue that
+        /// grows and shrinks does not interleave its blocks' reallocations with
+        /// the program's own small allocations (measured: malloc then spends
+        /// more on those than the queue saves). Larger blocks are malloc's.
+        static let smallestBlock = 16
+        static let largestPooled = 2048
+        static let slabBytes = 256 * 1024
+        static let sizeClasses = 8
 
         /// `bucketCount` buckets (zeroed: no block, nothing in them), then
         /// `wordCount` words: bit *b* is set when bucket *b* holds an entry.
@@ -391,6 +402,16 @@ extension TestScheduler {
             (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride)
                 .assumingMemoryBound(to: UInt64.self)
         }
+        /// After the words, the pool's free blocks, a list per size (see
+        /// `smallestBlock`; a free block starts with the next one's address).
+        @inline(__always) var freeBlocks: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+            (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride + RadixHeap.wordCount * 8)
+                .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        }
+        /// The pool's slabs, newest first (each starts with the next one's address).
+        var slabs: UnsafeMutableRawPointer?
+        /// Bytes of the newest slab handed out.
+        var slabUsed = 0
         /// Bit *w* is set when word *w* is not zero.
         var summary: UInt64 = 0
         var base: Int128 = .min
@@ -403,12 +424,14 @@ extension TestScheduler {
         mutating func allocateTable() {
             guard table == nil else { return }
             let bucketBytes = RadixHeap.bucketCount * MemoryLayout<Bucket>.stride
-            guard let raw = calloc(1, bucketBytes + RadixHeap.wordCount * 8) else {
+            let wordBytes = RadixHeap.wordCount * 8
+            guard let raw = calloc(1, bucketBytes + wordBytes + RadixHeap.sizeClasses * 8) else {
                 // Out of memory: nothing sensible is left to do.
                 fatalError("TestScheduler: out of memory for its queue")
             }
             _ = raw.bindMemory(to: Bucket.self, capacity: RadixHeap.bucketCount)
             _ = (raw + bucketBytes).bindMemory(to: UInt64.self, capacity: RadixHeap.wordCount)
+            _ = (raw + bucketBytes + wordBytes).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: RadixHeap.sizeClasses)
             table = raw
         }
 
@@ -456,7 +479,7 @@ extension TestScheduler {
             }
             let b = bucket(of: key)
             let bucket = buckets + b
-            if bucket.pointee.count == bucket.pointee.capacity { RadixHeap.grow(bucket) }
+            if bucket.pointee.count == bucket.pointee.capacity { grow(bucket) }
             let index = bucket.pointee.count
             (bucket.pointee.entries.unsafelyUnwrapped + index).initialize(to: entry)
             bucket.pointee.count = index &+ 1
@@ -508,7 +531,7 @@ extension TestScheduler {
                 let destination = buckets + target
                 let slot = destination.pointee.count
                 if slot == 0 { markFilled(target) }
-                if slot == destination.pointee.capacity { RadixHeap.grow(destination) }
+                if slot == destination.pointee.capacity { grow(destination) }
                 (destination.pointee.entries.unsafelyUnwrapped + slot).moveInitialize(from: source, count: 1)
                 destination.pointee.count = slot &+ 1
             }
@@ -556,16 +579,68 @@ extension TestScheduler {
         }
 
         /// Doubles a bucket's capacity (at least 16 entries).
-        private static func grow(_ bucket: UnsafeMutablePointer<Bucket>) {
-            let capacity = max(16, bucket.pointee.capacity &* 2)
-            // malloc's blocks are aligned for any fundamental type (16 bytes on
-            // the 64-bit platforms Tick runs on), enough for `Int128`.
-            guard let raw = realloc(bucket.pointee.entries, capacity * MemoryLayout<Entry>.stride) else {
-                // Out of memory: nothing sensible is left to do.
-                fatalError("TestScheduler: out of memory for \(capacity) pending actions")
+        private mutating func grow(_ bucket: UnsafeMutablePointer<Bucket>) {
+            let old = bucket.pointee.capacity
+            let capacity = max(RadixHeap.smallestBlock, old &* 2)
+            let stride = MemoryLayout<Entry>.stride
+            let block: UnsafeMutableRawPointer
+            if capacity <= RadixHeap.largestPooled {
+                block = takeBlock(capacity)
+            } else if old > RadixHeap.largestPooled {
+                // malloc's blocks are aligned for any fundamental type (16 bytes
+                // on the 64-bit platforms Tick runs on), enough for `Int128`.
+                guard let raw = realloc(bucket.pointee.entries, capacity * stride) else {
+                    // Out of memory: nothing sensible is left to do.
+                    fatalError("TestScheduler: out of memory for \(capacity) pending actions")
+                }
+                bucket.pointee.entries = raw.bindMemory(to: Entry.self, capacity: capacity)
+                bucket.pointee.capacity = capacity
+                return
+            } else {
+                guard let raw = malloc(capacity * stride) else {
+                    fatalError("TestScheduler: out of memory for \(capacity) pending actions")
+                }
+                block = raw
             }
-            bucket.pointee.entries = raw.bindMemory(to: Entry.self, capacity: capacity)
+            if let entries = bucket.pointee.entries {
+                // Entries move bitwise.
+                block.copyMemory(from: entries, byteCount: bucket.pointee.count * stride)
+                recycle(UnsafeMutableRawPointer(entries), capacity: old)
+            }
+            bucket.pointee.entries = block.bindMemory(to: Entry.self, capacity: capacity)
             bucket.pointee.capacity = capacity
+        }
+
+        /// A block for `capacity` entries (a power of two from `smallestBlock`
+        /// to `largestPooled`), from the pool: the free blocks of its size, or
+        /// else the current slab.
+        private mutating func takeBlock(_ capacity: Int) -> UnsafeMutableRawPointer {
+            let sizeClass = (capacity / RadixHeap.smallestBlock).trailingZeroBitCount
+            if let block = freeBlocks[sizeClass] {
+                freeBlocks[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
+                return block
+            }
+            let bytes = capacity * MemoryLayout<Entry>.stride
+            if slabs == nil || slabUsed + bytes > RadixHeap.slabBytes {
+                guard let slab = malloc(RadixHeap.slabBytes) else {
+                    fatalError("TestScheduler: out of memory for its queue")
+                }
+                // A slab starts with the previous one's address (16 bytes, so
+                // that its blocks stay aligned for `Int128`).
+                slab.storeBytes(of: slabs, as: UnsafeMutableRawPointer?.self)
+                slabs = slab
+                slabUsed = 16
+            }
+            let block = slabs.unsafelyUnwrapped + slabUsed
+            slabUsed &+= bytes
+            return block
+        }
+
+        /// Gives a block of the pool back (its entries moved out).
+        private mutating func recycle(_ block: UnsafeMutableRawPointer, capacity: Int) {
+            let sizeClass = (capacity / RadixHeap.smallestBlock).trailingZeroBitCount
+            block.storeBytes(of: freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
+            freeBlocks[sizeClass] = block
         }
 
         /// Frees an empty bucket's block.
@@ -581,7 +656,12 @@ extension TestScheduler {
             for b in 0..<RadixHeap.bucketCount {
                 let bucket = buckets + b
                 bucket.pointee.entries?.deinitialize(count: bucket.pointee.count)
-                free(bucket.pointee.entries)
+                if bucket.pointee.capacity > RadixHeap.largestPooled { free(bucket.pointee.entries) }
+            }
+            var slab = slabs
+            while let current = slab {
+                slab = current.load(as: UnsafeMutableRawPointer?.self)
+                free(current)
             }
             free(table)
         }

@@ -138,6 +138,21 @@ import Testing
         #expect(harness.queue.packed.inRadix == false)
     }
 
+    /// Buckets past the pool's largest block (2,048 entries) and past the size
+    /// at which an emptied bucket's block is freed (32,768): thousands of
+    /// entries at a few due times, taken in part, pushed again, taken.
+    @Test func largeBucketsKeepTheOrder() {
+        var harness = Harness(radixThreshold: 1024)
+        let millisecond: Int128 = 1_000_000_000_000_000
+        for index in 0..<40_000 { harness.push(due: Int128(index % 3) * millisecond) }
+        #expect(harness.queue.packed.inRadix)
+        harness.take(notAfter: 1 * millisecond)
+        for index in 0..<5_000 { harness.push(due: harness.now + Int128(index % 2) * millisecond) }
+        harness.take(notAfter: .max)
+        #expect(harness.ran.count == 45_000)
+        #expect(harness.queue.isEmpty)
+    }
+
     /// Draining the queue and filling it again, many times, above and below
     /// the threshold; taking everything out with `takeAll` in between.
     @Test func emptyAndRefillCycles() {
