@@ -75,15 +75,14 @@ extension TestScheduler {
             (epoch << epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
         }
 
-        /// Adds an entry. `now` is the scheduler's clock (no later than `due`).
-        mutating func push(due: Int128, sequence: UInt64, now: Int128, _ run: @escaping () -> Void) {
+        mutating func push(due: Int128, sequence: UInt64, _ run: @escaping () -> Void) {
             if sequence >> epochBits != epoch { startEpoch(sequence >> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
                 let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run)
                 // `heapLimit` is 0 while the radix heap is in use.
                 if packed.count < packed.heapLimit { return pushPacked(entry) }
-                return pushToRadix(entry, now: now)
+                return pushToRadix(entry)
             }
             wide.push(.init(due: Duration(totalAttoseconds: due), sequence: sequence, payload: Work(run: run)))
         }
@@ -91,8 +90,8 @@ extension TestScheduler {
         /// Pushes to the radix heap, first moving the small heap's entries
         /// there if it is full.
         @inline(__always)
-        private mutating func pushToRadix(_ entry: consuming Entry, now: Int128) {
-            if packed.radixCount == 0 { moveToRadix(now: now) }
+        private mutating func pushToRadix(_ entry: consuming Entry) {
+            if packed.radixCount == 0 { moveToRadix() }
             guard let rejected = packed.radix.pointee.push(entry) else { return }
             pushRejected(rejected)
         }
@@ -107,21 +106,19 @@ extension TestScheduler {
                     payload: Work(run: entry.run)))
         }
 
-        /// Moves the packed heap's entries to the radix heap, whose `base` is
-        /// then the smallest of them or the packed key of the clock, whichever
-        /// is smaller: every key to come in this epoch is at or above it.
+        /// Moves the small heap's entries to the radix heap, with the smallest
+        /// `base` there is: they all share one bucket (one list of chunks, so
+        /// no memory is spent on many partly filled ones), which the first
+        /// removal spreads over the buckets below it, each entry moved once.
         @inline(never)
-        private mutating func moveToRadix(now: Int128) {
+        private mutating func moveToRadix() {
             if packed.radixHeap == nil {
                 let radix = UnsafeMutablePointer<RadixHeap>.allocate(capacity: 1)
                 radix.initialize(to: RadixHeap())
                 radix.pointee.allocateTable()
                 packed.radixHeap = radix
             }
-            var base = packed.base.pointee.key
-            let nowKey = now &<< 32
-            if nowKey &>> 32 == now, nowKey < base { base = nowKey }
-            packed.radix.pointee.base = base
+            packed.radix.pointee.base = .min
             for index in 0..<packed.count {
                 // At or above `base`: never rejected.
                 _ = packed.radix.pointee.push((packed.base + index).move())
@@ -335,65 +332,61 @@ extension TestScheduler {
 
     /// The radix heap of packed entries: a monotone priority queue. It keeps
     /// `base`, the last key removed (no key in it is smaller, and it takes no
-    /// smaller one), and files each entry in bucket *b*, the highest bit where
-    /// its key differs from `base` (keys equal to `base` or 1 away share
-    /// bucket 0). So every key in bucket *b* is smaller than every key in a
-    /// higher bucket, and the smallest key lives in the lowest non-empty bucket
-    /// (`nonEmpty`, one bit a bucket). Removing that key makes it the new
-    /// `base` and moves the rest of its bucket to lower buckets: an entry only
-    /// ever moves down, a bounded number of times, and each move is a copy in
-    /// sequential order (no sifting through a large array, which is what a
-    /// heap's cache misses cost with a million entries). Equal due times need
-    /// no special care: the key's low 32 bits, the sequence number, keep them
-    /// in the order scheduled.
+    /// smaller one), and reads keys in 8-bit digits: an entry is filed in
+    /// bucket (*level*, *digit*), where *level* is the highest digit in which
+    /// its key differs from `base` and *digit* is the key's digit there. So
+    /// every key in a bucket is smaller than every key in a higher bucket, and
+    /// the smallest key lives in the lowest non-empty bucket (a bitmap of the
+    /// non-empty buckets finds it). Removing that key makes it the new `base`
+    /// and moves the rest of its bucket to lower buckets: an entry only ever
+    /// moves down, a few times at most, and each move is a copy in sequential
+    /// order (no sifting through a large array, which is what a heap's cache
+    /// misses cost with a million entries). Equal due times need no special
+    /// care: the key's low 32 bits, the sequence number, keep them in the
+    /// order scheduled.
     ///
     /// The smallest key's place is kept up to date (`minKey`, `minBucket`,
-    /// `minIndex`), so reading the first entry changes nothing: the scheduler
+    /// `minSlot`), so reading the first entry changes nothing: the scheduler
     /// peeks at entries it does not take (past the `advance` target) and may
     /// then schedule earlier work, which a heap that had moved `base` up to
     /// the peeked key could no longer take.
     ///
-    /// Each bucket is a block from `malloc`, grown with `realloc` (an entry,
-    /// an `Int128` and a closure, moves bitwise, so a block may move as bytes;
-    /// glibc grows a large block by remapping its pages, without copying).
-    /// Buckets keep their blocks when they empty, so a small queue that fills
-    /// and drains allocates nothing; a large block (a bucket that held a big
-    /// part of a large queue) is freed as soon as its bucket is emptied by a
-    /// removal. Guarded by the scheduler's lock, like the rest of the queue
-    /// (so no runtime exclusivity checks).
+    /// A bucket is a list of chunks of `chunkCapacity` entries, newest first
+    /// (the only one that may be partly filled). Chunks come from slabs of the
+    /// heap's own (from malloc, carved in order) and go back to a free list
+    /// when they empty, kept until the heap goes: buckets grow without copying
+    /// and without reallocating, so the queue neither leaves copied-from
+    /// blocks behind (resident memory stays at about an entry's 32 bytes plus
+    /// a partly filled chunk a bucket) nor interleaves reallocations with the
+    /// program's own small allocations (measured: malloc then spent more on
+    /// those than the radix heap saved). Guarded by the scheduler's lock, like
+    /// the rest of the queue.
     struct RadixHeap {
         typealias Entry = WorkQueue.Entry
 
         struct Bucket {
-            var entries: UnsafeMutablePointer<Entry>?
+            /// The newest chunk (nil: the bucket is empty).
+            var head: UnsafeMutableRawPointer?
             var count: Int
-            var capacity: Int
         }
 
-        /// Keys are read in digits of `digitBits` bits: bucket (*level*,
-        /// *digit*) holds the keys whose highest digit that differs from
-        /// `base`'s is number *level*, and is *digit* there.
+        /// A chunk starts with this header, then its entries.
+        struct ChunkHeader {
+            var next: UnsafeMutableRawPointer?
+            var count: Int
+        }
+
         static let digitBits = 8
         static let bucketCount = (128 / digitBits) << digitBits
         static let wordCount = bucketCount / 64
-        /// A bucket's block is freed when a removal empties it and it has room
-        /// for at least this many entries (1 MiB).
-        static let largeCapacity = 32768
-        /// Blocks of `smallestBlock` to `largestPooled` entries (16 to 2,048,
-        /// so 512 bytes to 64 KiB) come from a pool of the heap's own: slabs
-        /// of `slabBytes` from malloc, carved in order, and the blocks given
-        /// back, kept by size for reuse until the heap goes. So a queue that
-        /// grows and shrinks does not interleave its blocks' reallocations with
-        /// the program's own small allocations (measured: malloc then spends
-        /// more on those than the queue saves). Larger blocks are malloc's.
-        static let smallestBlock = 16
-        static let largestPooled = 2048
+        static let chunkBytes = 4096
+        static let chunkCapacity = (chunkBytes - MemoryLayout<ChunkHeader>.stride) / MemoryLayout<Entry>.stride
         static let slabBytes = 256 * 1024
-        static let sizeClasses = 8
+        static let chunksPerSlab = slabBytes / chunkBytes
 
-        /// `bucketCount` buckets (zeroed: no block, nothing in them), then
-        /// `wordCount` words: bit *b* is set when bucket *b* holds an entry.
-        /// Allocated the first time the heap is used.
+        /// `bucketCount` buckets (zeroed: empty), then `wordCount` words: bit
+        /// *b* is set when bucket *b* holds an entry. Allocated once, when the
+        /// heap is first used.
         var table: UnsafeMutableRawPointer?
         @inline(__always) var buckets: UnsafeMutablePointer<Bucket> {
             table.unsafelyUnwrapped.assumingMemoryBound(to: Bucket.self)
@@ -402,37 +395,44 @@ extension TestScheduler {
             (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride)
                 .assumingMemoryBound(to: UInt64.self)
         }
-        /// After the words, the pool's free blocks, a list per size (see
-        /// `smallestBlock`; a free block starts with the next one's address).
-        @inline(__always) var freeBlocks: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-            (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride + RadixHeap.wordCount * 8)
-                .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-        }
-        /// The pool's slabs, newest first (each starts with the next one's address).
-        var slabs: UnsafeMutableRawPointer?
-        /// Bytes of the newest slab handed out.
-        var slabUsed = 0
         /// Bit *w* is set when word *w* is not zero.
         var summary: UInt64 = 0
         var base: Int128 = .min
         var count = 0
-        /// The smallest key and where it is (meaningful when `count > 0`).
+        /// The smallest key, its bucket and its entry (meaningful when `count > 0`).
         var minKey: Int128 = .min
         var minBucket = 0
-        var minIndex = 0
+        var minSlot: UnsafeMutablePointer<Entry>?
+        /// Chunks not in use, linked by their headers.
+        var freeChunks: UnsafeMutableRawPointer?
+        /// The slabs (`slabCount` of them, room for `slabCapacity`), the newest
+        /// one and the chunks handed out of it.
+        var slabList: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+        var slabCount = 0
+        var slabCapacity = 0
+        var currentSlab: UnsafeMutableRawPointer?
+        var slabChunksUsed = RadixHeap.chunksPerSlab
 
         mutating func allocateTable() {
             guard table == nil else { return }
             let bucketBytes = RadixHeap.bucketCount * MemoryLayout<Bucket>.stride
-            let wordBytes = RadixHeap.wordCount * 8
-            guard let raw = calloc(1, bucketBytes + wordBytes + RadixHeap.sizeClasses * 8) else {
+            guard let raw = calloc(1, bucketBytes + RadixHeap.wordCount * 8) else {
                 // Out of memory: nothing sensible is left to do.
                 fatalError("TestScheduler: out of memory for its queue")
             }
             _ = raw.bindMemory(to: Bucket.self, capacity: RadixHeap.bucketCount)
             _ = (raw + bucketBytes).bindMemory(to: UInt64.self, capacity: RadixHeap.wordCount)
-            _ = (raw + bucketBytes + wordBytes).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: RadixHeap.sizeClasses)
             table = raw
+        }
+
+        @inline(__always)
+        static func header(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<ChunkHeader> {
+            chunk.assumingMemoryBound(to: ChunkHeader.self)
+        }
+
+        @inline(__always)
+        static func entries(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Entry> {
+            (chunk + MemoryLayout<ChunkHeader>.stride).assumingMemoryBound(to: Entry.self)
         }
 
         /// The bucket of `key` (at or above `base`).
@@ -441,8 +441,12 @@ extension TestScheduler {
             let difference = UInt128(bitPattern: key ^ base) | 1
             let highest = 127 &- difference.leadingZeroBitCount
             let shift = highest & ~(RadixHeap.digitBits &- 1)
-            // A digit never straddles the two words of the key.
-            let word = shift >= 64 ? UInt64(truncatingIfNeeded: key &>> 64) : UInt64(truncatingIfNeeded: key)
+            // Digits are read with the sign bit flipped, so that their order
+            // is the keys' (signed) order. A digit never straddles the two
+            // words of the key.
+            let word =
+                shift >= 64
+                ? UInt64(truncatingIfNeeded: key &>> 64) ^ (1 &<< 63) : UInt64(truncatingIfNeeded: key)
             let digit = Int(truncatingIfNeeded: word &>> UInt64(shift & 63)) & (1 &<< RadixHeap.digitBits &- 1)
             return shift &* ((1 &<< RadixHeap.digitBits) / RadixHeap.digitBits) | digit
         }
@@ -467,6 +471,26 @@ extension TestScheduler {
             return w &<< 6 | words[w].trailingZeroBitCount
         }
 
+        /// A place for one more entry at the end of bucket `b` (the caller
+        /// initializes it).
+        @inline(__always)
+        mutating func slot(in b: Int) -> UnsafeMutablePointer<Entry> {
+            let bucket = buckets + b
+            var chunk = bucket.pointee.head
+            if chunk == nil || RadixHeap.header(chunk.unsafelyUnwrapped).pointee.count == RadixHeap.chunkCapacity {
+                if bucket.pointee.count == 0 { markFilled(b) }
+                let fresh = takeChunk()
+                RadixHeap.header(fresh).pointee = ChunkHeader(next: chunk, count: 0)
+                bucket.pointee.head = fresh
+                chunk = fresh
+            }
+            let header = RadixHeap.header(chunk.unsafelyUnwrapped)
+            let index = header.pointee.count
+            header.pointee.count = index &+ 1
+            bucket.pointee.count &+= 1
+            return RadixHeap.entries(chunk.unsafelyUnwrapped) + index
+        }
+
         /// Adds an entry; hands it back if its key is below the last key
         /// removed while other entries are pending.
         @inline(__always)
@@ -478,16 +502,12 @@ extension TestScheduler {
                 base = .min
             }
             let b = bucket(of: key)
-            let bucket = buckets + b
-            if bucket.pointee.count == bucket.pointee.capacity { grow(bucket) }
-            let index = bucket.pointee.count
-            (bucket.pointee.entries.unsafelyUnwrapped + index).initialize(to: entry)
-            bucket.pointee.count = index &+ 1
-            markFilled(b)
+            let slot = slot(in: b)
+            slot.initialize(to: entry)
             if count == 0 || key < minKey {
                 minKey = key
                 minBucket = b
-                minIndex = index
+                minSlot = slot
             }
             count &+= 1
             return nil
@@ -498,16 +518,23 @@ extension TestScheduler {
         mutating func removeMin() -> Entry {
             let b = minBucket
             let bucket = buckets + b
-            let entries = bucket.pointee.entries.unsafelyUnwrapped
-            let top = (entries + minIndex).move()
-            let last = bucket.pointee.count &- 1
-            if minIndex != last { (entries + minIndex).moveInitialize(from: entries + last, count: 1) }
-            bucket.pointee.count = last
+            let slot = minSlot.unsafelyUnwrapped
+            let top = slot.move()
+            // The bucket's last entry fills the hole.
+            let head = bucket.pointee.head.unsafelyUnwrapped
+            let header = RadixHeap.header(head)
+            let last = RadixHeap.entries(head) + (header.pointee.count &- 1)
+            if last != slot { slot.moveInitialize(from: last, count: 1) }
+            header.pointee.count &-= 1
+            if header.pointee.count == 0 {
+                bucket.pointee.head = header.pointee.next
+                recycle(head)
+            }
+            bucket.pointee.count &-= 1
             count &-= 1
             base = top.key
-            if last > 0 {
-                // Keys are unique, so a bucket of level 0 holds one key at most.
-                redistribute(bucket, b)
+            if bucket.pointee.count > 0 {
+                redistribute(b)
             } else {
                 markEmpty(b)
                 if count > 0 { findMin() }
@@ -515,154 +542,141 @@ extension TestScheduler {
             return top
         }
 
-        /// Moves the entries of `bucket` (number `b`, the lowest non-empty,
-        /// just after its smallest key became `base`) to the lower buckets
-        /// where they now belong, then finds the smallest (in the lowest of
-        /// them, usually a small one).
-        private mutating func redistribute(_ bucket: UnsafeMutablePointer<Bucket>, _ b: Int) {
-            let entries = bucket.pointee.entries.unsafelyUnwrapped
-            let moving = bucket.pointee.count
-            let buckets = self.buckets
-            for index in 0..<moving {
-                let source = entries + index
-                // A lower bucket: the key agrees with `base` on every digit
-                // from `b`'s level up.
-                let target = self.bucket(of: source.pointee.key)
-                let destination = buckets + target
-                let slot = destination.pointee.count
-                if slot == 0 { markFilled(target) }
-                if slot == destination.pointee.capacity { grow(destination) }
-                (destination.pointee.entries.unsafelyUnwrapped + slot).moveInitialize(from: source, count: 1)
-                destination.pointee.count = slot &+ 1
-            }
-            bucket.pointee.count = 0
-            if bucket.pointee.capacity >= RadixHeap.largeCapacity { RadixHeap.release(bucket) }
+        /// Moves the entries of bucket `b` (the lowest non-empty, just after
+        /// its smallest key became `base`) to the lower buckets where they now
+        /// belong, then finds the smallest (in the lowest of them, usually a
+        /// small one). Keys are unique, so `b` is not of level 0.
+        private mutating func redistribute(_ b: Int) {
+            let emptied = buckets + b
+            var chunk = emptied.pointee.head
+            emptied.pointee.head = nil
+            emptied.pointee.count = 0
             markEmpty(b)
+            while let current = chunk {
+                let header = RadixHeap.header(current)
+                let entries = RadixHeap.entries(current)
+                for index in 0..<header.pointee.count {
+                    let source = entries + index
+                    // A lower bucket: the key agrees with `base` on every
+                    // digit from `b`'s level up.
+                    slot(in: bucket(of: source.pointee.key)).moveInitialize(from: source, count: 1)
+                }
+                chunk = header.pointee.next
+                recycle(current)
+            }
             findMin()
         }
 
         /// Finds the smallest key, in the lowest non-empty bucket (`count > 0`).
         private mutating func findMin() {
             let b = lowestFilled()
-            let bucket = buckets[b]
-            let entries = bucket.entries.unsafelyUnwrapped
-            var best = 0
-            var bestKey = entries.pointee.key
-            var index = 1
-            while index < bucket.count {
-                let key = entries[index].key
-                if key < bestKey {
-                    bestKey = key
-                    best = index
+            var chunk = buckets[b].head
+            var best = RadixHeap.entries(chunk.unsafelyUnwrapped)
+            var bestKey = best.pointee.key
+            while let current = chunk {
+                let entries = RadixHeap.entries(current)
+                let header = RadixHeap.header(current)
+                for index in 0..<header.pointee.count {
+                    let key = entries[index].key
+                    if key < bestKey {
+                        bestKey = key
+                        best = entries + index
+                    }
                 }
-                index &+= 1
+                chunk = header.pointee.next
             }
             minKey = bestKey
             minBucket = b
-            minIndex = best
+            minSlot = best
         }
 
-        /// Moves every entry out to `body`, leaving the heap empty (its blocks
-        /// kept).
+        /// Moves every entry out to `body`, leaving the heap empty (its chunks
+        /// kept for reuse).
         mutating func removeAll(_ body: (consuming Entry) -> Void) {
             while count > 0 {
                 let b = lowestFilled()
                 markEmpty(b)
                 let bucket = buckets + b
-                let entries = bucket.pointee.entries.unsafelyUnwrapped
-                let moving = bucket.pointee.count
+                var chunk = bucket.pointee.head
+                count &-= bucket.pointee.count
+                bucket.pointee.head = nil
                 bucket.pointee.count = 0
-                count &-= moving
-                for index in 0..<moving { body((entries + index).move()) }
+                while let current = chunk {
+                    let header = RadixHeap.header(current)
+                    let entries = RadixHeap.entries(current)
+                    for index in 0..<header.pointee.count { body((entries + index).move()) }
+                    chunk = header.pointee.next
+                    recycle(current)
+                }
             }
             // `base` stays: the next push into the empty heap lowers it if needed.
         }
 
-        /// Doubles a bucket's capacity (at least 16 entries).
-        private mutating func grow(_ bucket: UnsafeMutablePointer<Bucket>) {
-            let old = bucket.pointee.capacity
-            let capacity = max(RadixHeap.smallestBlock, old &* 2)
-            let stride = MemoryLayout<Entry>.stride
-            let block: UnsafeMutableRawPointer
-            if capacity <= RadixHeap.largestPooled {
-                block = takeBlock(capacity)
-            } else if old > RadixHeap.largestPooled {
-                // malloc's blocks are aligned for any fundamental type (16 bytes
-                // on the 64-bit platforms Tick runs on), enough for `Int128`.
-                guard let raw = realloc(bucket.pointee.entries, capacity * stride) else {
-                    // Out of memory: nothing sensible is left to do.
-                    fatalError("TestScheduler: out of memory for \(capacity) pending actions")
-                }
-                bucket.pointee.entries = raw.bindMemory(to: Entry.self, capacity: capacity)
-                bucket.pointee.capacity = capacity
-                return
-            } else {
-                guard let raw = malloc(capacity * stride) else {
-                    fatalError("TestScheduler: out of memory for \(capacity) pending actions")
-                }
-                block = raw
+        /// A chunk: a free one, or the next of the newest slab.
+        @inline(__always)
+        private mutating func takeChunk() -> UnsafeMutableRawPointer {
+            if let chunk = freeChunks {
+                freeChunks = RadixHeap.header(chunk).pointee.next
+                return chunk
             }
-            if let entries = bucket.pointee.entries {
-                // Entries move bitwise.
-                block.copyMemory(from: entries, byteCount: bucket.pointee.count * stride)
-                recycle(UnsafeMutableRawPointer(entries), capacity: old)
-            }
-            bucket.pointee.entries = block.bindMemory(to: Entry.self, capacity: capacity)
-            bucket.pointee.capacity = capacity
+            return carveChunk()
         }
 
-        /// A block for `capacity` entries (a power of two from `smallestBlock`
-        /// to `largestPooled`), from the pool: the free blocks of its size, or
-        /// else the current slab.
-        private mutating func takeBlock(_ capacity: Int) -> UnsafeMutableRawPointer {
-            let sizeClass = (capacity / RadixHeap.smallestBlock).trailingZeroBitCount
-            if let block = freeBlocks[sizeClass] {
-                freeBlocks[sizeClass] = block.load(as: UnsafeMutableRawPointer?.self)
-                return block
-            }
-            let bytes = capacity * MemoryLayout<Entry>.stride
-            if slabs == nil || slabUsed + bytes > RadixHeap.slabBytes {
-                guard let slab = malloc(RadixHeap.slabBytes) else {
+        @inline(never)
+        private mutating func carveChunk() -> UnsafeMutableRawPointer {
+            if slabChunksUsed == RadixHeap.chunksPerSlab {
+                // Mapped, not from malloc: whole pages, touched only as chunks
+                // are carved (malloc's header would cost a page a slab).
+                let slab = mmap(nil, RadixHeap.slabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                guard let slab, slab != MAP_FAILED else {
+                    // Out of memory: nothing sensible is left to do.
                     fatalError("TestScheduler: out of memory for its queue")
                 }
-                // A slab starts with the previous one's address (16 bytes, so
-                // that its blocks stay aligned for `Int128`).
-                slab.storeBytes(of: slabs, as: UnsafeMutableRawPointer?.self)
-                slabs = slab
-                slabUsed = 16
+                if slabCount == slabCapacity {
+                    slabCapacity = max(8, slabCapacity &* 2)
+                    guard let grown = realloc(slabList, slabCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride) else {
+                        fatalError("TestScheduler: out of memory for its queue")
+                    }
+                    slabList = grown.bindMemory(to: UnsafeMutableRawPointer.self, capacity: slabCapacity)
+                }
+                slabList.unsafelyUnwrapped[slabCount] = slab
+                slabCount &+= 1
+                currentSlab = slab
+                slabChunksUsed = 0
             }
-            let block = slabs.unsafelyUnwrapped + slabUsed
-            slabUsed &+= bytes
-            return block
+            let chunk = currentSlab.unsafelyUnwrapped + slabChunksUsed * RadixHeap.chunkBytes
+            slabChunksUsed &+= 1
+            _ = chunk.bindMemory(to: ChunkHeader.self, capacity: 1)
+            _ = (chunk + MemoryLayout<ChunkHeader>.stride).bindMemory(to: Entry.self, capacity: RadixHeap.chunkCapacity)
+            return chunk
         }
 
-        /// Gives a block of the pool back (its entries moved out).
-        private mutating func recycle(_ block: UnsafeMutableRawPointer, capacity: Int) {
-            let sizeClass = (capacity / RadixHeap.smallestBlock).trailingZeroBitCount
-            block.storeBytes(of: freeBlocks[sizeClass], as: UnsafeMutableRawPointer?.self)
-            freeBlocks[sizeClass] = block
+        /// Gives back a chunk whose entries moved out.
+        @inline(__always)
+        private mutating func recycle(_ chunk: UnsafeMutableRawPointer) {
+            RadixHeap.header(chunk).pointee.next = freeChunks
+            freeChunks = chunk
         }
 
-        /// Frees an empty bucket's block.
-        private static func release(_ bucket: UnsafeMutablePointer<Bucket>) {
-            free(bucket.pointee.entries)
-            bucket.pointee.entries = nil
-            bucket.pointee.capacity = 0
-        }
-
-        /// Frees the blocks (at the storage's end).
+        /// Releases the entries left and frees the memory (at the storage's end).
         func deallocate() {
             guard table != nil else { return }
-            for b in 0..<RadixHeap.bucketCount {
-                let bucket = buckets + b
-                bucket.pointee.entries?.deinitialize(count: bucket.pointee.count)
-                if bucket.pointee.capacity > RadixHeap.largestPooled { free(bucket.pointee.entries) }
+            var summary = self.summary
+            while summary != 0 {
+                let w = summary.trailingZeroBitCount
+                summary &= summary &- 1
+                var word = words[w]
+                while word != 0 {
+                    var chunk = buckets[w &<< 6 | word.trailingZeroBitCount].head
+                    word &= word &- 1
+                    while let current = chunk {
+                        RadixHeap.entries(current).deinitialize(count: RadixHeap.header(current).pointee.count)
+                        chunk = RadixHeap.header(current).pointee.next
+                    }
+                }
             }
-            var slab = slabs
-            while let current = slab {
-                slab = current.load(as: UnsafeMutableRawPointer?.self)
-                free(current)
-            }
+            for index in 0..<slabCount { munmap(slabList.unsafelyUnwrapped[index], RadixHeap.slabBytes) }
+            free(slabList)
             free(table)
         }
     }
@@ -729,7 +743,7 @@ extension TestScheduler {
             }
             let key = sequence
             if sequence & 63 == 0 { done.append(0) }
-            queue.push(due: due, sequence: sequence, now: now, action)
+            queue.push(due: due, sequence: sequence, action)
             sequence &+= 1
             return key
         }

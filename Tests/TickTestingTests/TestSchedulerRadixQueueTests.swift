@@ -29,7 +29,7 @@ import Testing
             let due = max(due, now)
             let sequence = self.sequence
             self.sequence += 1
-            queue.push(due: due, sequence: sequence, now: now) {}
+            queue.push(due: due, sequence: sequence) {}
             pending.append((due, sequence))
         }
 
@@ -151,6 +151,23 @@ import Testing
         harness.take(notAfter: .max)
         #expect(harness.ran.count == 45_000)
         #expect(harness.queue.isEmpty)
+    }
+
+    /// Keys of both signs, far apart (due times up to about ±2⁹⁴ attoseconds,
+    /// so packed keys that differ in their top byte), in one radix heap.
+    @Test func dueTimesOfBothSignsFarApartKeepTheOrder() {
+        var rng = SeededGenerator(seed: 7)
+        var harness = Harness(radixThreshold: 1, now: -(Int128(1) << 94))
+        for round in 0..<20 {
+            for _ in 0..<200 {
+                let magnitude = Int128(1) << Int128(Int.random(in: 0...93, using: &rng))
+                let due = Bool.random(using: &rng) ? magnitude : -magnitude
+                harness.push(due: due + Int128(Int.random(in: 0...3, using: &rng)))
+            }
+            harness.take(notAfter: round == 19 ? .max : -(Int128(1) << Int128(93 - round)))
+        }
+        #expect(harness.pending.isEmpty)
+        #expect(harness.ran.count == 4_000)
     }
 
     /// Draining the queue and filling it again, many times, above and below
