@@ -22,12 +22,15 @@ extension TestScheduler {
 
     /// The pending work, in (due time, sequence number) order.
     ///
-    /// Almost every entry lives in `packed`, a radix heap (see `RadixStorage`)
-    /// of 32-byte entries whose whole ordering key is one `Int128`: the due
-    /// time in attoseconds shifted left by 32 bits with the low 32 bits of the
-    /// sequence number below it. Comparing two entries is one 128-bit
-    /// comparison, and an entry is the key plus the closure (memory per
-    /// pending action: 32 bytes, against 40 for a 24-byte key).
+    /// Almost every entry is *packed*: 32 bytes, whose whole ordering key is
+    /// one `Int128`, the due time in attoseconds shifted left by 32 bits with
+    /// the low 32 bits of the sequence number below it. Comparing two entries
+    /// is one 128-bit comparison, and an entry is the key plus the closure
+    /// (memory per pending action: 32 bytes, against 40 for a 24-byte key).
+    /// The packed entries live in `packed`, a 4-ary heap, until it holds
+    /// `radixThreshold` (1,024) of them; they then move to its radix heap
+    /// (see `RadixHeap`) until that is empty again. Most real queues (an
+    /// operator's timers) never leave the small heap.
     ///
     /// The packing is exact under two conditions, and everything else goes to
     /// `wide`, a heap with the full 128-bit due time and 64-bit sequence
@@ -268,19 +271,19 @@ extension TestScheduler {
         }
     }
 
-    /// The packed heap's storage: its entries in one block from `malloc`,
-    /// grown with `realloc` (an entry, an `Int128` and a closure, moves
-    /// bitwise, so the block may move as bytes; glibc grows a large block by
-    /// remapping its pages, without copying). Pushes and pops pay no
-    /// copy-on-write uniqueness check, no bounds check and no copying growth,
-    /// as they did in a `ContiguousArray`. Guarded by the scheduler's lock,
-    /// like the rest of the queue (so no runtime exclusivity checks).
+    /// The packed entries' storage: the small heap's entries in one block
+    /// from `malloc`, grown with `realloc` (an entry, an `Int128` and a
+    /// closure, moves bitwise, so the block may move as bytes), and the radix
+    /// heap, out of line (so that a scheduler that never uses it pays only a
+    /// pointer). Pushes and pops pay no copy-on-write uniqueness check, no
+    /// bounds check and no copying growth, as they did in a `ContiguousArray`.
+    /// Guarded by the scheduler's lock, like the rest of the queue (so no
+    /// runtime exclusivity checks).
     final class PackedStorage {
         @exclusivity(unchecked) var base: UnsafeMutablePointer<WorkQueue.Entry>
         @exclusivity(unchecked) var count = 0
         @exclusivity(unchecked) var capacity = 0
-        /// The packed entries once there are many: `WorkQueue.radixThreshold`.
-        /// The radix heap, allocated the first time the heap overflows.
+        /// The radix heap, allocated the first time the small heap overflows.
         @exclusivity(unchecked) var radixHeap: UnsafeMutablePointer<RadixHeap>?
         /// The radix heap (once allocated).
         @inline(__always) var radix: UnsafeMutablePointer<RadixHeap> { radixHeap.unsafelyUnwrapped }
