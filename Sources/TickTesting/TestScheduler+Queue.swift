@@ -631,7 +631,8 @@ extension TestScheduler {
                 // Mapped, not from malloc: whole pages, touched only as chunks
                 // are carved (malloc's header would cost a page a slab).
                 let slab = mmap(nil, RadixHeap.slabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                guard let slab, slab != MAP_FAILED else {
+                // (MAP_FAILED, spelled out: not every platform's overlay has it.)
+                guard let slab, slab != UnsafeMutableRawPointer(bitPattern: -1) else {
                     // Out of memory: nothing sensible is left to do.
                     fatalError("TestScheduler: out of memory for its queue")
                 }
