@@ -278,7 +278,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Cancels the entries of `sequences` that have not run, under one lock.
     @usableFromInline
     func cancel(_ sequences: [UInt64]) {
-        var released: WorkQueue?
+        var released: WorkQueue.Released?
         var cancelled = 0
         lock.lock()
         for sequence in sequences where state.cancel(sequence) { cancelled += 1 }
@@ -290,7 +290,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     func cancel(_ sequence: UInt64) {
-        var released: WorkQueue?
+        var released: WorkQueue.Released?
         lock.lock()
         let cancelled = state.cancel(sequence)
         if cancelled { released = state.takeAllIfAllCancelled() }

@@ -18,10 +18,14 @@ import Tick
     /// advancing; after each round the actions that ran, their order and the
     /// clock each one saw must be the reference's: sort the due ones by (due
     /// time, order scheduled).
-    func checkAgainstModel(epochBits: UInt64?, seed: UInt64) {
+    func checkAgainstModel(epochBits: UInt64?, seed: UInt64, radixThreshold: Int? = nil) {
         var rng = SeededGenerator(seed: seed)
         let scheduler = TestScheduler(stepBudget: .max)
-        if let epochBits { scheduler.useSequenceEpochs(ofBits: epochBits) }
+        if let radixThreshold {
+            scheduler.useQueue(epochBits: epochBits ?? 32, radixThreshold: radixThreshold)
+        } else if let epochBits {
+            scheduler.useSequenceEpochs(ofBits: epochBits)
+        }
         var model: [Planned] = []
         var disposables: [Int: any Disposable] = [:]
         var ran: [(id: Int, now: Duration)] = []
@@ -78,6 +82,19 @@ import Tick
     @Test(arguments: [1, 3, 5] as [UInt64])
     func sequenceEpochsCrossedEveryFewSchedulesKeepTheOrder(epochBits: UInt64) {
         checkAgainstModel(epochBits: epochBits, seed: 15 + epochBits)
+    }
+
+    /// The same rounds with the packed entries in the radix heap from the
+    /// first one (or the fourth, or the sixteenth: the move from the small
+    /// heap happens again and again as the queue drains and refills).
+    @Test(arguments: [1, 4, 16] as [Int])
+    func radixHeapMatchesTheModel(radixThreshold: Int) {
+        checkAgainstModel(epochBits: nil, seed: 150 + UInt64(radixThreshold), radixThreshold: radixThreshold)
+    }
+
+    @Test(arguments: [1, 3, 5] as [UInt64])
+    func radixHeapAcrossSequenceEpochsKeepsTheOrder(epochBits: UInt64) {
+        checkAgainstModel(epochBits: epochBits, seed: 1500 + epochBits, radixThreshold: 2)
     }
 
     @Test func farDueTimesBesidePackedOnesRunInTimeThenSchedulingOrder() {
