@@ -1,0 +1,365 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// The radix heap that holds a TestScheduler's packed entries once there are
+// many of them (see `WorkQueue` in TestScheduler+Queue.swift).
+
+extension TestScheduler {
+    /// The radix heap of packed entries: a monotone priority queue. It keeps
+    /// `base`, the last key removed (no key in it is smaller, and it takes no
+    /// smaller one), and reads keys in 8-bit digits: an entry is filed in
+    /// bucket (*level*, *digit*), where *level* is the highest digit in which
+    /// its key differs from `base` and *digit* is the key's digit there. So
+    /// every key in a bucket is smaller than every key in a higher bucket, and
+    /// the smallest key lives in the lowest non-empty bucket (a bitmap of the
+    /// non-empty buckets finds it). Removing that key makes it the new `base`
+    /// and moves the rest of its bucket to lower buckets: an entry only ever
+    /// moves down, a few times at most, and each move is a copy in sequential
+    /// order (no sifting through a large array, which is what a heap's cache
+    /// misses cost with a million entries). Equal due times need no special
+    /// care: the key's low 32 bits, the sequence number, keep them in the
+    /// order scheduled.
+    ///
+    /// The smallest key's place is kept up to date (`minKey`, `minBucket`,
+    /// `minSlot`), so reading the first entry changes nothing: the scheduler
+    /// peeks at entries it does not take (past the `advance` target) and may
+    /// then schedule earlier work, which a heap that had moved `base` up to
+    /// the peeked key could no longer take.
+    ///
+    /// A bucket is a list of chunks of `chunkCapacity` entries, newest first
+    /// (the only one that may be partly filled). Chunks come from slabs of the
+    /// heap's own (256 KiB each, mapped with `mmap`, carved in order) and go
+    /// back to a free list when they empty, kept until the heap goes: buckets
+    /// grow without copying
+    /// and without reallocating, so the queue neither leaves copied-from
+    /// blocks behind (resident memory stays at about an entry's 32 bytes plus
+    /// a partly filled chunk a bucket) nor interleaves reallocations with the
+    /// program's own small allocations (measured: malloc then spent more on
+    /// those than the radix heap saved). Guarded by the scheduler's lock, like
+    /// the rest of the queue.
+    struct RadixHeap {
+        typealias Entry = WorkQueue.Entry
+
+        struct Bucket {
+            /// The newest chunk (nil: the bucket is empty).
+            var head: UnsafeMutableRawPointer?
+            var count: Int
+        }
+
+        /// A chunk starts with this header, then its entries.
+        struct ChunkHeader {
+            var next: UnsafeMutableRawPointer?
+            var count: Int
+        }
+
+        static let digitBits = 8
+        static let bucketCount = (128 / digitBits) << digitBits
+        static let wordCount = bucketCount / 64
+        static let chunkBytes = 4096
+        static let chunkCapacity = (chunkBytes - MemoryLayout<ChunkHeader>.stride) / MemoryLayout<Entry>.stride
+        static let slabBytes = 256 * 1024
+        static let chunksPerSlab = slabBytes / chunkBytes
+
+        /// `bucketCount` buckets (zeroed: empty), then `wordCount` words: bit
+        /// *b* is set when bucket *b* holds an entry. Allocated once, when the
+        /// heap is first used.
+        var table: UnsafeMutableRawPointer?
+        @inline(__always) var buckets: UnsafeMutablePointer<Bucket> {
+            table.unsafelyUnwrapped.assumingMemoryBound(to: Bucket.self)
+        }
+        @inline(__always) var words: UnsafeMutablePointer<UInt64> {
+            (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride)
+                .assumingMemoryBound(to: UInt64.self)
+        }
+        /// Bit *w* is set when word *w* is not zero.
+        var summary: UInt64 = 0
+        var base: Int128 = .min
+        var count = 0
+        /// The smallest key, its bucket and its entry (meaningful when `count > 0`).
+        var minKey: Int128 = .min
+        var minBucket = 0
+        var minSlot: UnsafeMutablePointer<Entry>?
+        /// Chunks not in use, linked by their headers.
+        var freeChunks: UnsafeMutableRawPointer?
+        /// The slabs (`slabCount` of them, room for `slabCapacity`), the newest
+        /// one and the chunks handed out of it.
+        var slabList: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+        var slabCount = 0
+        var slabCapacity = 0
+        var currentSlab: UnsafeMutableRawPointer?
+        var slabChunksUsed = RadixHeap.chunksPerSlab
+
+        mutating func allocateTable() {
+            guard table == nil else { return }
+            let bucketBytes = RadixHeap.bucketCount * MemoryLayout<Bucket>.stride
+            guard let raw = calloc(1, bucketBytes + RadixHeap.wordCount * 8) else {
+                // Out of memory: nothing sensible is left to do.
+                fatalError("TestScheduler: out of memory for its queue")
+            }
+            _ = raw.bindMemory(to: Bucket.self, capacity: RadixHeap.bucketCount)
+            _ = (raw + bucketBytes).bindMemory(to: UInt64.self, capacity: RadixHeap.wordCount)
+            table = raw
+        }
+
+        @inline(__always)
+        static func header(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<ChunkHeader> {
+            chunk.assumingMemoryBound(to: ChunkHeader.self)
+        }
+
+        @inline(__always)
+        static func entries(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Entry> {
+            (chunk + MemoryLayout<ChunkHeader>.stride).assumingMemoryBound(to: Entry.self)
+        }
+
+        /// The bucket of `key` (at or above `base`).
+        @inline(__always)
+        func bucket(of key: Int128) -> Int {
+            let difference = UInt128(bitPattern: key ^ base) | 1
+            let highest = 127 &- difference.leadingZeroBitCount
+            let shift = highest & ~(RadixHeap.digitBits &- 1)
+            // Digits are read with the sign bit flipped, so that their order
+            // is the keys' (signed) order. A digit never straddles the two
+            // words of the key.
+            let word =
+                shift >= 64
+                ? UInt64(truncatingIfNeeded: key &>> 64) ^ (1 &<< 63) : UInt64(truncatingIfNeeded: key)
+            let digit = Int(truncatingIfNeeded: word &>> UInt64(shift & 63)) & (1 &<< RadixHeap.digitBits &- 1)
+            return shift &* ((1 &<< RadixHeap.digitBits) / RadixHeap.digitBits) | digit
+        }
+
+        @inline(__always)
+        mutating func markFilled(_ b: Int) {
+            words[b &>> 6] |= 1 &<< UInt64(b & 63)
+            summary |= 1 &<< UInt64(b &>> 6)
+        }
+
+        @inline(__always)
+        mutating func markEmpty(_ b: Int) {
+            let word = words[b &>> 6] & ~(1 &<< UInt64(b & 63))
+            words[b &>> 6] = word
+            if word == 0 { summary &= ~(1 &<< UInt64(b &>> 6)) }
+        }
+
+        /// The lowest non-empty bucket (`count > 0`).
+        @inline(__always)
+        func lowestFilled() -> Int {
+            let w = summary.trailingZeroBitCount
+            return w &<< 6 | words[w].trailingZeroBitCount
+        }
+
+        /// A place for one more entry at the end of bucket `b` (the caller
+        /// initializes it).
+        @inline(__always)
+        mutating func slot(in b: Int) -> UnsafeMutablePointer<Entry> {
+            let bucket = buckets + b
+            var chunk = bucket.pointee.head
+            if chunk == nil || RadixHeap.header(chunk.unsafelyUnwrapped).pointee.count == RadixHeap.chunkCapacity {
+                if bucket.pointee.count == 0 { markFilled(b) }
+                let fresh = takeChunk()
+                RadixHeap.header(fresh).pointee = ChunkHeader(next: chunk, count: 0)
+                bucket.pointee.head = fresh
+                chunk = fresh
+            }
+            let header = RadixHeap.header(chunk.unsafelyUnwrapped)
+            let index = header.pointee.count
+            header.pointee.count = index &+ 1
+            bucket.pointee.count &+= 1
+            return RadixHeap.entries(chunk.unsafelyUnwrapped) + index
+        }
+
+        /// Adds an entry; hands it back if its key is below the last key
+        /// removed while other entries are pending.
+        @inline(__always)
+        mutating func push(_ entry: consuming Entry) -> Entry? {
+            let key = entry.key
+            if key < base {
+                // Empty: any base at or below every key to come will do.
+                guard count == 0 else { return entry }
+                base = .min
+            }
+            let b = bucket(of: key)
+            let slot = slot(in: b)
+            slot.initialize(to: entry)
+            if count == 0 || key < minKey {
+                minKey = key
+                minBucket = b
+                minSlot = slot
+            }
+            count &+= 1
+            return nil
+        }
+
+        /// Removes the entry with the smallest key (`count > 0`).
+        @inline(never)
+        mutating func removeMin() -> Entry {
+            let b = minBucket
+            let bucket = buckets + b
+            let slot = minSlot.unsafelyUnwrapped
+            let top = slot.move()
+            // The bucket's last entry fills the hole.
+            let head = bucket.pointee.head.unsafelyUnwrapped
+            let header = RadixHeap.header(head)
+            let last = RadixHeap.entries(head) + (header.pointee.count &- 1)
+            if last != slot { slot.moveInitialize(from: last, count: 1) }
+            header.pointee.count &-= 1
+            if header.pointee.count == 0 {
+                bucket.pointee.head = header.pointee.next
+                recycle(head)
+            }
+            bucket.pointee.count &-= 1
+            count &-= 1
+            base = top.key
+            if bucket.pointee.count > 0 {
+                redistribute(b)
+            } else {
+                markEmpty(b)
+                if count > 0 { findMin() }
+            }
+            return top
+        }
+
+        /// Moves the entries of bucket `b` (the lowest non-empty, just after
+        /// its smallest key became `base`) to the lower buckets where they now
+        /// belong, then finds the smallest (in the lowest of them, usually a
+        /// small one). Keys are unique, so `b` is not of level 0.
+        private mutating func redistribute(_ b: Int) {
+            let emptied = buckets + b
+            var chunk = emptied.pointee.head
+            emptied.pointee.head = nil
+            emptied.pointee.count = 0
+            markEmpty(b)
+            while let current = chunk {
+                let header = RadixHeap.header(current)
+                let entries = RadixHeap.entries(current)
+                for index in 0..<header.pointee.count {
+                    let source = entries + index
+                    // A lower bucket: the key agrees with `base` on every
+                    // digit from `b`'s level up.
+                    slot(in: bucket(of: source.pointee.key)).moveInitialize(from: source, count: 1)
+                }
+                chunk = header.pointee.next
+                recycle(current)
+            }
+            findMin()
+        }
+
+        /// Finds the smallest key, in the lowest non-empty bucket (`count > 0`).
+        private mutating func findMin() {
+            let b = lowestFilled()
+            var chunk = buckets[b].head
+            var best = RadixHeap.entries(chunk.unsafelyUnwrapped)
+            var bestKey = best.pointee.key
+            while let current = chunk {
+                let entries = RadixHeap.entries(current)
+                let header = RadixHeap.header(current)
+                for index in 0..<header.pointee.count {
+                    let key = entries[index].key
+                    if key < bestKey {
+                        bestKey = key
+                        best = entries + index
+                    }
+                }
+                chunk = header.pointee.next
+            }
+            minKey = bestKey
+            minBucket = b
+            minSlot = best
+        }
+
+        /// Moves every entry out to `body`, leaving the heap empty (its chunks
+        /// kept for reuse).
+        mutating func removeAll(_ body: (consuming Entry) -> Void) {
+            while count > 0 {
+                let b = lowestFilled()
+                markEmpty(b)
+                let bucket = buckets + b
+                var chunk = bucket.pointee.head
+                count &-= bucket.pointee.count
+                bucket.pointee.head = nil
+                bucket.pointee.count = 0
+                while let current = chunk {
+                    let header = RadixHeap.header(current)
+                    let entries = RadixHeap.entries(current)
+                    for index in 0..<header.pointee.count { body((entries + index).move()) }
+                    chunk = header.pointee.next
+                    recycle(current)
+                }
+            }
+            // `base` stays: the next push into the empty heap lowers it if needed.
+        }
+
+        /// A chunk: a free one, or the next of the newest slab.
+        @inline(__always)
+        private mutating func takeChunk() -> UnsafeMutableRawPointer {
+            if let chunk = freeChunks {
+                freeChunks = RadixHeap.header(chunk).pointee.next
+                return chunk
+            }
+            return carveChunk()
+        }
+
+        @inline(never)
+        private mutating func carveChunk() -> UnsafeMutableRawPointer {
+            if slabChunksUsed == RadixHeap.chunksPerSlab {
+                // Mapped, not from malloc: whole pages, touched only as chunks
+                // are carved (malloc's header would cost a page a slab).
+                let slab = mmap(nil, RadixHeap.slabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                // (MAP_FAILED, spelled out: not every platform's overlay has it.)
+                guard let slab, slab != UnsafeMutableRawPointer(bitPattern: -1) else {
+                    // Out of memory: nothing sensible is left to do.
+                    fatalError("TestScheduler: out of memory for its queue")
+                }
+                if slabCount == slabCapacity {
+                    slabCapacity = max(8, slabCapacity &* 2)
+                    guard let grown = realloc(slabList, slabCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride) else {
+                        fatalError("TestScheduler: out of memory for its queue")
+                    }
+                    slabList = grown.bindMemory(to: UnsafeMutableRawPointer.self, capacity: slabCapacity)
+                }
+                slabList.unsafelyUnwrapped[slabCount] = slab
+                slabCount &+= 1
+                currentSlab = slab
+                slabChunksUsed = 0
+            }
+            let chunk = currentSlab.unsafelyUnwrapped + slabChunksUsed * RadixHeap.chunkBytes
+            slabChunksUsed &+= 1
+            _ = chunk.bindMemory(to: ChunkHeader.self, capacity: 1)
+            _ = (chunk + MemoryLayout<ChunkHeader>.stride).bindMemory(to: Entry.self, capacity: RadixHeap.chunkCapacity)
+            return chunk
+        }
+
+        /// Gives back a chunk whose entries moved out.
+        @inline(__always)
+        private mutating func recycle(_ chunk: UnsafeMutableRawPointer) {
+            RadixHeap.header(chunk).pointee.next = freeChunks
+            freeChunks = chunk
+        }
+
+        /// Releases the entries left and frees the memory (at the storage's end).
+        func deallocate() {
+            guard table != nil else { return }
+            var summary = self.summary
+            while summary != 0 {
+                let w = summary.trailingZeroBitCount
+                summary &= summary &- 1
+                var word = words[w]
+                while word != 0 {
+                    var chunk = buckets[w &<< 6 | word.trailingZeroBitCount].head
+                    word &= word &- 1
+                    while let current = chunk {
+                        RadixHeap.entries(current).deinitialize(count: RadixHeap.header(current).pointee.count)
+                        chunk = RadixHeap.header(current).pointee.next
+                    }
+                }
+            }
+            for index in 0..<slabCount { munmap(slabList.unsafelyUnwrapped[index], RadixHeap.slabBytes) }
+            free(slabList)
+            free(table)
+        }
+    }
+}
