@@ -222,6 +222,38 @@ import TickTesting
         #expect(nested == ["subscribed", "next(0)", "completed"])
     }
 
+    /// A main-actor subscription keeps its isolated delivery: the timer
+    /// fires inside the test's own `advance` (off the main actor), and the
+    /// closures must not run right there, in the test's task, but be handed
+    /// to the main actor (the advance waits for them).
+    @MainActor final class MainActorModel {
+        let log = Locked<[String]>([])
+        private var subscription: (any Disposable)?
+
+        func start(on scheduler: any Scheduler, testTask: Int?) {
+            func where_() -> String {
+                withUnsafeCurrentTask { $0?.hashValue } == testTask ? "in the test's task" : "elsewhere"
+            }
+            subscription = Observable<Int>.timer(.milliseconds(5), scheduler: scheduler).subscribe(
+                onNext: { _ in self.log.withLock { $0.append("next \(where_())") } },
+                onCompleted: { self.log.withLock { $0.append("completed \(where_())") } },
+                onDisposed: { self.log.withLock { $0.append("disposed") } })
+        }
+    }
+
+    @Test func anIsolatedSubscriptionStillDeliversOnItsActor() async {
+        let scheduler = TestScheduler()
+        let model = MainActorModel()
+        let testTask = withUnsafeCurrentTask { $0?.hashValue }
+        #expect(testTask != nil)
+        await model.start(on: scheduler, testTask: testTask)
+        await scheduler.advance(by: .milliseconds(4))
+        #expect(model.log.current.isEmpty)
+        await scheduler.advance(by: .milliseconds(1))
+        #expect(model.log.current == ["next elsewhere", "completed elsewhere", "disposed"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func deeplyNestedSubscriptionsStillRunIt() {
         let scheduler = TestScheduler()
         let log = Log()
