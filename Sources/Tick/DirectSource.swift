@@ -36,25 +36,23 @@ final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element> {
     @usableFromInline let dueTime: Duration
     @usableFromInline let period: Duration?
     @usableFromInline let scheduler: any Scheduler
-    /// Make the direct subscription's scheduled action for a sink. Closures
-    /// with no captures, written where `timer` is specialized, so that the
-    /// actions they make capture only the sink (no allocation for the
-    /// closure) and call specialized code; `subscribeDirect`, reached through
-    /// the class's vtable, is not specialized.
-    @usableFromInline let oneShotAction: (ClosureSink<Element>) -> () -> Void
-    @usableFromInline let periodicAction: (ClosureSink<Element>) -> () -> Void
+    /// Makes the direct subscription's scheduled action for a sink (periodic
+    /// or not). A closure with no captures, written where `timer` is
+    /// specialized, so that the actions it makes capture only the sink (no
+    /// allocation for the closure) and call specialized code;
+    /// `subscribeDirect`, reached through the class's vtable, is not
+    /// specialized.
+    @usableFromInline let makeAction: (ClosureSink<Element>, _ periodic: Bool) -> () -> Void
 
     @inlinable
     init(
         dueTime: Duration, period: Duration?, scheduler: any Scheduler,
-        oneShotAction: @escaping (ClosureSink<Element>) -> () -> Void,
-        periodicAction: @escaping (ClosureSink<Element>) -> () -> Void
+        makeAction: @escaping (ClosureSink<Element>, _ periodic: Bool) -> () -> Void
     ) {
         self.dueTime = dueTime
         self.period = period
         self.scheduler = scheduler
-        self.oneShotAction = oneShotAction
-        self.periodicAction = periodicAction
+        self.makeAction = makeAction
         super.init()
     }
 
@@ -74,9 +72,9 @@ final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element> {
     /// into `sink` (`ClosureSink.deliverOnce`, or ``TimerTicks``).
     override func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable {
         if let period {
-            return scheduler.schedulePeriodic(after: dueTime, period: period, periodicAction(sink))
+            return scheduler.schedulePeriodic(after: dueTime, period: period, makeAction(sink, true))
         }
-        return scheduler.schedule(after: dueTime, oneShotAction(sink))
+        return scheduler.schedule(after: dueTime, makeAction(sink, false))
     }
 }
 

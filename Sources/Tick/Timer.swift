@@ -13,8 +13,7 @@ extension Observable where Element: FixedWidthInteger {
         // `TimerSink`.
         let source = TimerSource<Element>(
             dueTime: dueTime, period: period, scheduler: scheduler,
-            oneShotAction: { sink in { sink.deliverOnce(0) } },
-            periodicAction: { sink in TimerTicks(sink).tick })
+            makeAction: { sink, periodic in periodic ? TimerTicks(sink).tick : { sink.deliverOnce(0) } })
         return Observable({ observer in source.subscribe(observer) }, nesting: source)
     }
 
