@@ -188,8 +188,9 @@ extension ObservableType {
 ///   `terminated`); from then on no delivery calls a closure.
 /// - Exactly one caller claims `finishing` (with the same read-modify-write
 ///   as `ended` for a disposal, just after the terminal closures for an
-///   event): it disposes the upstream, runs `onDisposed` for a disposal, then
-///   sets `finished`.
+///   event): it disposes the upstream (only lets go of it if the upstream
+///   is a one-shot timer's action that has started: `upstreamSpent`), runs
+///   `onDisposed` for a disposal, then sets `finished`.
 /// - The closures are written (replaced by empty ones) only once `finished`
 ///   is set and no delivery is in progress: whoever makes the word reach
 ///   that state (the finisher, or the last delivery to leave) claims
@@ -231,8 +232,9 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline static var closuresReleased: Int { 64 }
     /// Set (after `upstreamSet`) when the upstream is a single scheduled
     /// action that has started running (a directly subscribed one-shot
-    /// timer): disposing it could no longer do anything, so the finisher
-    /// only lets go of it (as `Sink.upstreamSpentBit`).
+    /// timer; past `maximumNestedSubscriptions`, the placeholder disposable
+    /// that holds that action): disposing it could no longer do anything,
+    /// so the finisher only lets go of it (as `Sink.upstreamSpentBit`).
     @usableFromInline static var upstreamSpent: Int { 128 }
     /// One delivery in progress; the bits from here up count them.
     @usableFromInline static var delivering: Int { 256 }
