@@ -126,6 +126,28 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         return subscription
     }
 
+    /// Subscribes a closure subscription's `sink` to a ``DirectSource``
+    /// through the trampoline, exactly as ``subscribe(_:_:)`` subscribes an
+    /// observer: at once (as the outermost subscription, or a nested one), or
+    /// queued past ``maximumNestedSubscriptions``.
+    @usableFromInline
+    static func subscribe<Element>(direct source: DirectSource<Element>, _ sink: ClosureSink<Element>) -> any Disposable {
+        Trampoline.withThisThread { trampoline in
+            guard trampoline.isDraining else { return trampoline.outermost { source.subscribeDirect(sink) } }
+            guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
+                return trampoline.nested { source.subscribeDirect(sink) }
+            }
+            let subscription = SingleAssignmentDisposable()
+            trampoline.push(
+                due: .distantPast,
+                ScheduledAction {
+                    guard !subscription.isDisposed else { return }
+                    subscription.setDisposable(trampoline.nested { source.subscribeDirect(sink) })
+                })
+            return subscription
+        }
+    }
+
     private func enqueue(due: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
         let item = ScheduledAction(action)
         if let trampoline = Trampoline.current {
@@ -179,6 +201,25 @@ private final class Trampoline {
         subscriptionDepth -= 1
         // Usually nothing was queued (a subscription to a source that does
         // not emit synchronously): one check.
+        if !heap.isEmpty { runQueued() }
+        isDraining = false
+        return subscription
+    }
+
+    /// `nested(_:_:)` for a subscription made by `body`.
+    func nested(_ body: () -> any Disposable) -> any Disposable {
+        subscriptionDepth += 1
+        defer { subscriptionDepth -= 1 }
+        return body()
+    }
+
+    /// `outermost(_:_:)` for a subscription made by `body`.
+    @inline(__always)
+    func outermost(_ body: () -> any Disposable) -> any Disposable {
+        isDraining = true
+        subscriptionDepth += 1
+        let subscription = body()
+        subscriptionDepth -= 1
         if !heap.isEmpty { runQueued() }
         isDraining = false
         return subscription

@@ -39,7 +39,8 @@ public struct Observable<Element>: ObservableType {
     /// For an observable made by `concat` or by `flatMap`/`merge`: its
     /// sources, so that the same operator subscribing it as one of its own
     /// sources takes them over instead of nesting a sink per level (see
-    /// `FlatMap.swift`).
+    /// `FlatMap.swift`). For a timer: its ``DirectSource``, which a closure
+    /// subscription runs itself (see `DirectSource.swift`).
     @usableFromInline let nesting: NestedSources?
 
     /// An observable whose subscriptions run `subscribe`. Internal: operators
@@ -52,7 +53,11 @@ public struct Observable<Element>: ObservableType {
         self.nesting = nil
     }
 
-    /// A `concat` or `flatMap`/`merge` observable: `subscribe`, and its sources.
+    /// A `concat` or `flatMap`/`merge` observable: `subscribe`, and its
+    /// sources; or a direct source's observable (a timer): `subscribe`, and
+    /// the source that a closure subscription may run itself instead
+    /// (`DirectSource.swift`).
+    @usableFromInline
     init(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable, nesting: NestedSources) {
         self.run = subscribe
         self.stages = nil
@@ -137,7 +142,15 @@ extension ObservableType {
                 onDisposed: onDisposed)
         }
         let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
-        sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
+        // A source that this subscription can run itself (a timer with no
+        // operator in between: `DirectSource.swift`) delivers straight into
+        // the sink; everything else subscribes through an observer.
+        // (Specialized, the cast is decided at compile time.)
+        if let direct = (self as? Observable<Element>)?.nesting as? DirectSource<Element> {
+            sink.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, sink))
+        } else {
+            sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
+        }
         return sink
     }
 
@@ -175,8 +188,9 @@ extension ObservableType {
 ///   `terminated`); from then on no delivery calls a closure.
 /// - Exactly one caller claims `finishing` (with the same read-modify-write
 ///   as `ended` for a disposal, just after the terminal closures for an
-///   event): it disposes the upstream, runs `onDisposed` for a disposal, then
-///   sets `finished`.
+///   event): it disposes the upstream (only lets go of it if the upstream
+///   is a one-shot timer's action that has started: `upstreamSpent`), runs
+///   `onDisposed` for a disposal, then sets `finished`.
 /// - The closures are written (replaced by empty ones) only once `finished`
 ///   is set and no delivery is in progress: whoever makes the word reach
 ///   that state (the finisher, or the last delivery to leave) claims
@@ -216,8 +230,14 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline static var finished: Int { 32 }
     /// Claimed by the one caller that lets go of the closures.
     @usableFromInline static var closuresReleased: Int { 64 }
+    /// Set (after `upstreamSet`) when the upstream is a single scheduled
+    /// action that has started running (a directly subscribed one-shot
+    /// timer; past `maximumNestedSubscriptions`, the placeholder disposable
+    /// that holds that action): disposing it could no longer do anything,
+    /// so the finisher only lets go of it (as `Sink.upstreamSpentBit`).
+    @usableFromInline static var upstreamSpent: Int { 128 }
     /// One delivery in progress; the bits from here up count them.
-    @usableFromInline static var delivering: Int { 128 }
+    @usableFromInline static var delivering: Int { 256 }
 
     @usableFromInline
     init(
@@ -300,7 +320,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
         let old = state.bitwiseOr(
             Self.disposeCalled | Self.ended | Self.finishing, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.finishing == 0 else { return }
-        if old & Self.upstreamSet != 0 { disposeUpstreamInPlace() }
+        if old & Self.upstreamSet != 0 { disposeUpstreamInPlace(spent: old & Self.upstreamSpent != 0) }
         // A terminal event that got in first runs `onDisposed` itself.
         if old & Self.terminated == 0 { closures.disposed() }
         token = nil
@@ -318,7 +338,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
             leave()
             return
         }
-        if old & Self.upstreamSet != 0 { disposeUpstreamInPlace() }
+        if old & Self.upstreamSet != 0 { disposeUpstreamInPlace(spent: old & Self.upstreamSpent != 0) }
         token = nil
         let new = state.wrappingAdd(Self.finished &- Self.delivering, ordering: .acquiringAndReleasing).newValue
         if new < Self.delivering { releaseClosures() }
@@ -336,13 +356,27 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
         closures = ClosureSlots(onNext: nil, onError: nil, onCompleted: nil, onDisposed: nil)
     }
 
-    /// Disposes the upstream subscription where it is stored, then lets go
-    /// of it (only the finisher calls this, once: nothing else touches the
+    /// Disposes the upstream subscription where it is stored (unless it is
+    /// a scheduled action that already started: `spent`), then lets go of
+    /// it (only the finisher calls this, once: nothing else touches the
     /// field then, and moving an existential out costs more).
     @inline(__always)
-    private func disposeUpstreamInPlace() {
-        Tick.disposeInPlace(&upstream)
+    private func disposeUpstreamInPlace(spent: Bool) {
+        if !spent { Tick.disposeInPlace(&upstream) }
         upstream = NopDisposable()
+    }
+
+    /// The action of a directly subscribed one-shot timer (`TimerSource`):
+    /// records that the upstream (this very action) has started, so that
+    /// finishing lets go of it without disposing it, then delivers `value`
+    /// and completion, as `TimerSink.fireOnce` forwards them.
+    @inlinable
+    func deliverOnce(_ value: Element) {
+        if state.load(ordering: .relaxed) & Self.upstreamSet != 0 {
+            state.bitwiseOr(Self.upstreamSpent, ordering: .relaxed)
+        }
+        on(.next(value))
+        on(.completed)
     }
 
     /// Moves the upstream subscription out, leaving "none" behind.

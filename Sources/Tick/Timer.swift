@@ -8,15 +8,13 @@ extension Observable where Element: FixedWidthInteger {
     /// emitted at all (the ``Scheduler`` rules for periodic work).
     @inlinable
     public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
-        Observable { observer in
-            let sink = TimerSink(downstream: observer)
-            if let period {
-                sink.setUpstream(scheduler.schedulePeriodic(after: dueTime, period: period) { sink.tick() })
-            } else {
-                sink.setUpstream(scheduler.schedule(after: dueTime) { sink.fireOnce() })
-            }
-            return sink
-        }
+        // A closure subscription with nothing in between runs the source
+        // itself (`DirectSource.swift`); any other subscription makes a
+        // `TimerSink`.
+        let source = TimerSource<Element>(
+            dueTime: dueTime, period: period, scheduler: scheduler,
+            makeAction: { sink, periodic in periodic ? TimerTicks(sink).tick : { sink.deliverOnce(0) } })
+        return Observable({ observer in source.subscribe(observer) }, nesting: source)
     }
 
     /// Emits `0`, `1`, `2`, … every `period`, the first one `period` after
