@@ -62,10 +62,10 @@ extension TestScheduler {
         /// The number of packed entries from which they move to the radix heap.
         let radixThreshold: Int
 
-        init(epochBits: UInt64 = 32, radixThreshold: Int = 1024) {
+        init(epochBits: UInt64 = 32, radixThreshold: Int = 1024, slabPool: SlabPool = .shared) {
             self.epochBits = min(32, max(1, epochBits))
             self.radixThreshold = max(1, radixThreshold)
-            packed = PackedStorage(heapLimit: self.radixThreshold)
+            packed = PackedStorage(heapLimit: self.radixThreshold, slabPool: slabPool)
         }
 
         var packedCount: Int { packed.count + packed.radixCount }
@@ -117,7 +117,9 @@ extension TestScheduler {
         private mutating func moveToRadix() {
             if packed.radixHeap == nil {
                 let radix = UnsafeMutablePointer<RadixHeap>.allocate(capacity: 1)
-                radix.initialize(to: RadixHeap())
+                var heap = RadixHeap()
+                heap.slabPool = packed.slabPool
+                radix.initialize(to: heap)
                 radix.pointee.allocateTable()
                 packed.radixHeap = radix
             }
@@ -297,8 +299,12 @@ extension TestScheduler {
         /// `true` while the packed entries are in the radix heap.
         var inRadix: Bool { radixCount > 0 }
 
-        init(heapLimit: Int) {
+        /// Where the radix heap's slabs come from and go back to.
+        let slabPool: SlabPool
+
+        init(heapLimit: Int, slabPool: SlabPool) {
             self.heapLimit = heapLimit
+            self.slabPool = slabPool
             // A block of no entries, so that `base` is never nil.
             base = PackedStorage.reallocate(nil, capacity: 0)
         }

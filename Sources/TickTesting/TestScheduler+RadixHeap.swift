@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+@_spi(TickInternals) import Tick
 
 // The radix heap that holds a TestScheduler's packed entries once there are
 // many of them (see `WorkQueue` in TestScheduler+Queue.swift).
@@ -69,6 +70,8 @@ extension TestScheduler {
         /// *b* is set when bucket *b* holds an entry. Allocated once, when the
         /// heap is first used.
         var table: UnsafeMutableRawPointer?
+        /// Where the slabs come from and go back to (see `SlabPool`).
+        var slabPool = SlabPool.shared
         @inline(__always) var buckets: UnsafeMutablePointer<Bucket> {
             table.unsafelyUnwrapped.assumingMemoryBound(to: Bucket.self)
         }
@@ -306,14 +309,7 @@ extension TestScheduler {
         @inline(never)
         private mutating func carveChunk() -> UnsafeMutableRawPointer {
             if slabChunksUsed == RadixHeap.chunksPerSlab {
-                // Mapped, not from malloc: whole pages, touched only as chunks
-                // are carved (malloc's header would cost a page a slab).
-                let slab = mmap(nil, RadixHeap.slabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                // (MAP_FAILED, spelled out: not every platform's overlay has it.)
-                guard let slab, slab != UnsafeMutableRawPointer(bitPattern: -1) else {
-                    // Out of memory: nothing sensible is left to do.
-                    fatalError("TestScheduler: out of memory for its queue")
-                }
+                let slab = slabPool.take()
                 if slabCount == slabCapacity {
                     slabCapacity = max(8, slabCapacity &* 2)
                     guard let grown = realloc(slabList, slabCapacity * MemoryLayout<UnsafeMutableRawPointer>.stride) else {
@@ -357,9 +353,58 @@ extension TestScheduler {
                     }
                 }
             }
-            for index in 0..<slabCount { munmap(slabList.unsafelyUnwrapped[index], RadixHeap.slabBytes) }
+            for index in 0..<slabCount { slabPool.give(slabList.unsafelyUnwrapped[index]) }
             free(slabList)
             free(table)
+        }
+    }
+
+    /// The radix heaps' slabs, shared by every TestScheduler of the process:
+    /// a heap that goes away gives its slabs back, and the next one takes
+    /// them before mapping new ones. A test process makes many schedulers,
+    /// and a slab already touched costs no page faults (a fresh mapping
+    /// faults in every page it uses). The shared pool keeps at most 64 slabs
+    /// (16 MiB); the rest are unmapped.
+    final class SlabPool: @unchecked Sendable {
+        // @unchecked: `slabs` is only touched under `lock`; a slab in it
+        // belongs to no heap.
+        static let shared = SlabPool(limit: 64)
+
+        let limit: Int
+        private let lock = Lock()
+        private var slabs: [UnsafeMutableRawPointer] = []
+
+        init(limit: Int) { self.limit = limit }
+
+        deinit {
+            for slab in slabs { munmap(slab, RadixHeap.slabBytes) }
+        }
+
+        /// How many slabs wait for a heap.
+        var keptCount: Int { lock.withLock { slabs.count } }
+
+        /// A slab of `RadixHeap.slabBytes`: a kept one, or a new mapping
+        /// (whole pages, touched only as chunks are carved; from malloc, a
+        /// header would cost a page a slab).
+        func take() -> UnsafeMutableRawPointer {
+            if let kept = lock.withLock({ slabs.popLast() }) { return kept }
+            let slab = mmap(nil, RadixHeap.slabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            // (MAP_FAILED, spelled out: not every platform's overlay has it.)
+            guard let slab, slab != UnsafeMutableRawPointer(bitPattern: -1) else {
+                // Out of memory: nothing sensible is left to do.
+                fatalError("TestScheduler: out of memory for its queue")
+            }
+            return slab
+        }
+
+        /// Keeps `slab` for the next heap, or unmaps it past `limit`.
+        func give(_ slab: UnsafeMutableRawPointer) {
+            let kept = lock.withLock { () -> Bool in
+                guard slabs.count < limit else { return false }
+                slabs.append(slab)
+                return true
+            }
+            if !kept { munmap(slab, RadixHeap.slabBytes) }
         }
     }
 }

@@ -104,6 +104,39 @@ import Testing
     /// A cancelled entry dropped ahead of the clock leaves the radix heap's
     /// last key above the clock; an entry scheduled between the two must still
     /// come first (it goes to the wide heap).
+    /// Slabs a radix heap gives back are handed to the next one (last in,
+    /// first out), up to the pool's limit; past it they are unmapped.
+    @Test func slabsGoBackToThePoolAndOutToTheNextHeap() {
+        let pool = TestScheduler.SlabPool(limit: 2)
+        let slabs = [pool.take(), pool.take(), pool.take()]
+        #expect(Set(slabs).count == 3)
+        for slab in slabs {
+            // Every byte of a slab is usable.
+            slab.storeBytes(of: 0xA5, as: UInt8.self)
+            (slab + TestScheduler.RadixHeap.slabBytes - 1).storeBytes(of: 0x5A, as: UInt8.self)
+            pool.give(slab)
+        }
+        #expect(pool.keptCount == 2)
+        #expect(pool.take() == slabs[1])
+        #expect(pool.take() == slabs[0])
+        #expect(pool.keptCount == 0)
+        let fresh = pool.take()
+        #expect(fresh != slabs[0] && fresh != slabs[1])
+        for slab in [slabs[0], slabs[1], fresh] { pool.give(slab) }
+        #expect(pool.keptCount == 2)
+    }
+
+    /// A scheduler whose queue outgrew the small heap leaves its slabs for
+    /// the next one when it goes.
+    @Test func aSchedulersSlabsOutliveIt() {
+        let pool = TestScheduler.SlabPool(limit: 8)
+        var queue: WorkQueue? = WorkQueue(radixThreshold: 4, slabPool: pool)
+        for index in 0..<100 { queue?.push(due: Int128(index % 7), sequence: UInt64(index)) {} }
+        #expect(pool.keptCount == 0)
+        queue = nil
+        #expect(pool.keptCount == 1)
+    }
+
     @Test func anEntryBelowADroppedCancelledOneStillComesFirst() {
         var harness = Harness(radixThreshold: 1)
         let millisecond: Int128 = 1_000_000_000_000_000
