@@ -33,12 +33,23 @@ final class MainActorClosureCheck: Sendable {
 
     /// The check for a closure given to `operatorName` by a caller with
     /// `isolation`: nil (nothing to check) unless it is the main actor.
-    @usableFromInline
+    ///
+    /// Inlinable, so that for a nonisolated caller (`#isolation` is a
+    /// literal `nil`) the optimizer sees no check and keeps the caller's
+    /// closure as it is: the fused `map`/`filter`/`scan` stages then inline
+    /// it as before.
+    @inlinable
     static func forIsolation(_ isolation: (any Actor)?, operator operatorName: @autoclosure () -> String)
         -> MainActorClosureCheck?
     {
-        guard let isolation, isolation === MainActor.shared else { return nil }
-        return MainActorClosureCheck(operatorName: operatorName())
+        guard let isolation else { return nil }
+        return forActor(isolation, operatorName())
+    }
+
+    @usableFromInline
+    static func forActor(_ isolation: any Actor, _ operatorName: String) -> MainActorClosureCheck? {
+        guard isolation === MainActor.shared else { return nil }
+        return MainActorClosureCheck(operatorName: operatorName)
     }
 
     /// The error the sequence ends with when the closure may not be called.
