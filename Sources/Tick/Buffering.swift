@@ -64,7 +64,8 @@ extension ObservableType {
         keySelector: @escaping (Element) throws -> Key, isolation: (any Actor)? = #isolation
     ) -> Observable<GroupedObservable<Key, Element>> {
         let source = asObservable()
-        let keySelector = MainActorClosureCheck.forIsolation(isolation, operator: "groupBy")?.wrap(keySelector) ?? keySelector
+        let keySelector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "groupBy")?.wrap(keySelector) ?? keySelector
         return Observable { observer in
             let sink = GroupBySink(downstream: observer, keySelector: keySelector)
             sink.sourceSubscription.setDisposable(source.subscribe(AnyObserver(eventHandler: sink.on)))

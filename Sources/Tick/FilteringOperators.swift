@@ -29,7 +29,8 @@ extension ObservableType {
     public func distinctUntilChanged(
         _ comparer: @escaping (Element, Element) throws -> Bool, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        let comparer = MainActorClosureCheck.forIsolation(isolation, operator: "distinctUntilChanged")?.wrap(comparer) ?? comparer
+        let comparer =
+            MainActorClosureCheck.forIsolation(isolation, operator: "distinctUntilChanged")?.wrap(comparer) ?? comparer
         return distinctUntilChanged({ $0 }, comparer: comparer, isolation: nil)
     }
 
@@ -95,7 +96,8 @@ extension ObservableType {
     public func skip(
         while predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        let predicate = MainActorClosureCheck.forIsolation(isolation, operator: "skip(while:)")?.wrap(predicate) ?? predicate
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "skip(while:)")?.wrap(predicate) ?? predicate
         return lift { sink in
             var skipping = true
             return { event in
@@ -125,7 +127,8 @@ extension ObservableType {
     public func take(
         while predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        let predicate = MainActorClosureCheck.forIsolation(isolation, operator: "take(while:)")?.wrap(predicate) ?? predicate
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "take(while:)")?.wrap(predicate) ?? predicate
         return lift { sink in
             { event in
                 if case .next(let element) = event {

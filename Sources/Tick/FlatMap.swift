@@ -24,7 +24,8 @@ extension ObservableType {
     public func flatMap<Inner: ObservableType>(
         _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .merge(maxConcurrent: .max), MainActorClosureCheck.forIsolation(isolation, operator: "flatMap")?.wrap(selector) ?? selector)
+        let selector = MainActorClosureCheck.forIsolation(isolation, operator: "flatMap")?.wrap(selector) ?? selector
+        return merging(mode: .merge(maxConcurrent: .max), selector)
     }
 
     /// Maps each element to an observable and mirrors only the latest one: a
@@ -41,7 +42,9 @@ extension ObservableType {
     public func flatMapLatest<Inner: ObservableType>(
         _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .latest, MainActorClosureCheck.forIsolation(isolation, operator: "flatMapLatest")?.wrap(selector) ?? selector)
+        let selector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "flatMapLatest")?.wrap(selector) ?? selector
+        return merging(mode: .latest, selector)
     }
 
     /// Maps an element to an observable only while no inner sequence is
@@ -55,7 +58,9 @@ extension ObservableType {
     public func flatMapFirst<Inner: ObservableType>(
         _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .first, MainActorClosureCheck.forIsolation(isolation, operator: "flatMapFirst")?.wrap(selector) ?? selector)
+        let selector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "flatMapFirst")?.wrap(selector) ?? selector
+        return merging(mode: .first, selector)
     }
 
     /// Maps each element to an observable and concatenates them: the next inner
@@ -69,7 +74,8 @@ extension ObservableType {
     public func concatMap<Inner: ObservableType>(
         _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .merge(maxConcurrent: 1), MainActorClosureCheck.forIsolation(isolation, operator: "concatMap")?.wrap(selector) ?? selector)
+        let selector = MainActorClosureCheck.forIsolation(isolation, operator: "concatMap")?.wrap(selector) ?? selector
+        return merging(mode: .merge(maxConcurrent: 1), selector)
     }
 
     func merging<Inner: ObservableType>(

@@ -9,7 +9,8 @@ extension ObservableType {
     public func compactMap<Result>(
         _ transform: @escaping (Element) throws -> Result?, isolation: (any Actor)? = #isolation
     ) -> Observable<Result> {
-        let transform = MainActorClosureCheck.forIsolation(isolation, operator: "compactMap")?.wrap(transform) ?? transform
+        let transform =
+            MainActorClosureCheck.forIsolation(isolation, operator: "compactMap")?.wrap(transform) ?? transform
         // A stage of a fusable chain (Lift.swift): long chains run as one sink.
         let shallow = lift { (sink: Sink<Result>) in
             { (event: Event<Element>) in
@@ -70,7 +71,8 @@ extension ObservableType {
         _ seed: State, accumulator: @escaping (State, Element) throws -> State,
         isolation: (any Actor)? = #isolation
     ) -> Observable<State> {
-        let accumulator = MainActorClosureCheck.forIsolation(isolation, operator: "scan")?.wrap(accumulator) ?? accumulator
+        let accumulator =
+            MainActorClosureCheck.forIsolation(isolation, operator: "scan")?.wrap(accumulator) ?? accumulator
         return lift { sink in
             let state = ScanState(seed)
             return { event in
@@ -156,7 +158,8 @@ extension ObservableType {
         _ seed: State, accumulator: @escaping (State, Element) throws -> State,
         isolation: (any Actor)? = #isolation
     ) -> Observable<State> {
-        let accumulator = MainActorClosureCheck.forIsolation(isolation, operator: "reduce")?.wrap(accumulator) ?? accumulator
+        let accumulator =
+            MainActorClosureCheck.forIsolation(isolation, operator: "reduce")?.wrap(accumulator) ?? accumulator
         return reduce(seed, accumulator: accumulator, mapResult: { $0 }, isolation: nil)
     }
 

@@ -44,7 +44,8 @@ extension ObservableType {
         while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior,
         isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        let predicate = MainActorClosureCheck.forIsolation(isolation, operator: "take(while:behavior:)")?.wrap(predicate) ?? predicate
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "take(while:behavior:)")?.wrap(predicate) ?? predicate
         return take(until: { try !predicate($0) }, behavior: behavior, isolation: nil)
     }
 
@@ -59,7 +60,8 @@ extension ObservableType {
         until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
         isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        let predicate = MainActorClosureCheck.forIsolation(isolation, operator: "take(until:)")?.wrap(predicate) ?? predicate
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "take(until:)")?.wrap(predicate) ?? predicate
         return lift { sink in
             { event in
                 guard case .next(let element) = event else { return sink.forward(event) }

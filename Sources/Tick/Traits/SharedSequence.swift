@@ -209,7 +209,9 @@ extension SharedSequence {
     ///   the main actor is then never called off the main thread: Tick ends the sequence with
     ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
     ///   for a closure that uses no main-actor state.
-    public static func deferred(_ factory: @escaping () -> SharedSequence, isolation: (any Actor)? = #isolation) -> SharedSequence {
+    public static func deferred(
+        _ factory: @escaping () -> SharedSequence, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence {
         SharedSequence(Observable.deferred({ factory().source }, isolation: isolation))
     }
 
@@ -264,7 +266,9 @@ extension SharedSequence {
     ///   the main actor is then never called off the main thread: Tick ends the sequence with
     ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
     ///   for a closure that uses no main-actor state.
-    public func filter(_ predicate: @escaping (Element) -> Bool, isolation: (any Actor)? = #isolation) -> SharedSequence {
+    public func filter(
+        _ predicate: @escaping (Element) -> Bool, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence {
         .init(source.filter(predicate, isolation: isolation))
     }
 

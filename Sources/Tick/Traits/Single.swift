@@ -208,7 +208,8 @@ extension PrimitiveSequence where Trait == SingleTrait {
         _ source1: Single<E1>, _ source2: Single<E2>,
         resultSelector: @escaping (E1, E2) throws -> Element, isolation: (any Actor)? = #isolation
     ) -> Single<Element> {
-        Single(raw: Observable.zip(source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
+        Single(raw: Observable.zip(
+            source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
     }
 
     /// Succeeds with a tuple of the elements of both singles.

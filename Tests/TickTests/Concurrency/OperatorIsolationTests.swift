@@ -75,17 +75,23 @@ import TickTesting
 
     @Test @MainActor func doOnDisposeOffMainIsSkippedAndReported() async {
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.onDispose")
+        let background = suiteQueue("OperatorIsolationTests.onDispose")
         _ = IsolationReports.take()
         // The subscription ends on the background queue (its completion), so
         // that is where `onDispose` would run: it is skipped, the sequence
         // completes as usual (disposal has nothing left to fail).
-        let outcome = await Outcome.of(
-            Observable.from([1, 2]).do(onDispose: { probe.record(0) }).subscribe(on: background))
-        #expect(outcome.elements == 2)
-        #expect(outcome.completed)
-        #expect(probe.calls == 0)
+        let elements = Locked(0)
+        let done = TestExpectation()
+        let subscription = Observable.from([1, 2]).do(onDispose: { probe.record(0) }).subscribe(on: background)
+            .subscribe(onNext: { _ in elements.withLock { $0 += 1 } }, onCompleted: { done.fulfill() })
+        #expect(await done.wait(timeout: .seconds(300)))
+        // The completion reaches this closure before the operators' clean-up
+        // on the background queue has finished: let it finish there before
+        // disposing here (a dispose from main would run `onDispose` on main).
         #expect(await drain(background))
+        subscription.dispose()
+        #expect(elements.current == 2)
+        #expect(probe.calls == 0)
         #expect(IsolationReports.take().map(\.operatorName) == ["do"])
     }
 
@@ -197,7 +203,7 @@ import TickTesting
         // A Driver delivers on its sharing scheduler: mocked here with a
         // background one, its main-actor closures are not called there.
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.driver")
+        let background = suiteQueue("OperatorIsolationTests.driver")
         _ = IsolationReports.take()
         let driver = SharingScheduler.mock(scheduler: background) {
             Observable.from([1, 2, 3]).asDriver(onErrorJustReturn: -1).map { probe.record($0) }
@@ -213,7 +219,7 @@ import TickTesting
 
     @Test @MainActor func oneReportPerOperatorHoweverManySubscriptions() async {
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.once")
+        let background = suiteQueue("OperatorIsolationTests.once")
         _ = IsolationReports.take()
         let mapped = Observable.from([1, 2, 3]).observe(on: background).map { probe.record($0) }
         let first = await Outcome.of(mapped)
@@ -227,7 +233,7 @@ import TickTesting
 
     @Test @MainActor func theReportNamesTheOperatorAndTheFixes() async {
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.message")
+        let background = suiteQueue("OperatorIsolationTests.message")
         _ = IsolationReports.take()
         _ = await Outcome.of(Observable.just(1).observe(on: background).filter { probe.record($0) > 0 })
         #expect(await drain(background))
@@ -267,7 +273,7 @@ import TickTesting
 
     @Test @MainActor func observingOnMainBeforeTheOperatorIsTheFix() async {
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.fix")
+        let background = suiteQueue("OperatorIsolationTests.fix")
         _ = IsolationReports.take()
         let outcome = await Outcome.of(
             Observable.from([1, 2, 3]).subscribe(on: background).observe(on: MainScheduler.instance)
@@ -282,7 +288,7 @@ import TickTesting
 
     @Test @MainActor func isolationNilOptsOut() async {
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.optOut")
+        let background = suiteQueue("OperatorIsolationTests.optOut")
         _ = IsolationReports.take()
         let outcome = await Outcome.of(
             Observable.from([1, 2, 3]).observe(on: background)
@@ -298,7 +304,7 @@ import TickTesting
 
     @Test func nonisolatedChainsOnBackgroundQueuesAreUntouched() async {
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.nonisolated")
+        let background = suiteQueue("OperatorIsolationTests.nonisolated")
         _ = IsolationReports.take()
         let done = TestExpectation()
         let values = Locked<[Int]>([])
@@ -330,7 +336,7 @@ import TickTesting
         // Swift cannot check without trapping whether a thread runs a given
         // actor: a closure isolated to another actor is called as given.
         let probe = Probe()
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.otherActor")
+        let background = suiteQueue("OperatorIsolationTests.otherActor")
         _ = IsolationReports.take()
         let chain = await Builder().chain(Observable.from([1, 2]).observe(on: background), probe)
         let done = TestExpectation()
@@ -420,7 +426,7 @@ extension OperatorIsolationTests {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ build: (Observable<Int>) -> Observable<Output>
     ) async {
-        let background = DispatchQueueScheduler(label: "OperatorIsolationTests.\(operatorName)")
+        let background = suiteQueue("OperatorIsolationTests.\(operatorName)")
         _ = IsolationReports.take()
         let callsBefore = probe.calls
         let source = Observable.from([1, 2, 3])
@@ -441,7 +447,8 @@ extension OperatorIsolationTests {
     }
 }
 
-/// The misuse reports about main-actor operator closures, collected
+/// The misuse reports about main-actor operator closures made on this
+/// suite's background queues (``suiteQueue(_:)``), collected
 /// process-wide. They are made on background threads, where TickTesting
 /// cannot attribute them to a test (there is no current test there): the
 /// handler installed here takes them, and passes every other report on
@@ -464,7 +471,9 @@ enum IsolationReports {
         TestFailureReporter.reportMisuseAsTestFailures()
         let previous = Locked<Misuse.Handler?>(nil)
         let old = Misuse.setHandler { report in
-            if report.message.contains("is isolated to the main actor") {
+            // Only the reports made on this suite's queues: other tests (the
+            // Docs/Concurrency.md example) make such reports in parallel.
+            if report.message.contains("is isolated to the main actor"), DispatchQueue.getSpecific(key: suiteQueueKey) != nil {
                 reports.withLock { $0.append(Report(message: report.message)) }
                 if Test.current == nil { return }
             }
@@ -481,4 +490,15 @@ enum IsolationReports {
             return reports
         }
     }
+}
+
+/// Marks this suite's background queues, so that `IsolationReports` tells
+/// their reports from those of other tests running in parallel.
+private let suiteQueueKey = DispatchSpecificKey<Bool>()
+
+/// A background scheduler on a queue of this suite.
+func suiteQueue(_ label: String) -> DispatchQueueScheduler {
+    let queue = DispatchQueue(label: label)
+    queue.setSpecific(key: suiteQueueKey, value: true)
+    return DispatchQueueScheduler(queue: queue)
 }
