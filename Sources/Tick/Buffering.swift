@@ -55,10 +55,17 @@ extension ObservableType {
     /// result's subscription keeps the source subscribed while any group is
     /// still subscribed: the source is disposed when the result and every
     /// group subscription have been disposed.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func groupBy<Key: Hashable>(
-        keySelector: @escaping (Element) throws -> Key
+        keySelector: @escaping (Element) throws -> Key, isolation: (any Actor)? = #isolation
     ) -> Observable<GroupedObservable<Key, Element>> {
         let source = asObservable()
+        let keySelector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "groupBy")?.wrap(keySelector) ?? keySelector
         return Observable { observer in
             let sink = GroupBySink(downstream: observer, keySelector: keySelector)
             sink.sourceSubscription.setDisposable(source.subscribe(AnyObserver(eventHandler: sink.on)))

@@ -15,10 +15,18 @@ extension ObservableType {
     /// `resultSelector`. Elements arriving before `second` emitted anything are
     /// dropped. Completes when this sequence completes (`second`'s completion is
     /// ignored); an error from either ends it.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func withLatestFrom<Second: ObservableType, Result>(
-        _ second: Second, resultSelector: @escaping (Element, Second.Element) throws -> Result
+        _ second: Second, resultSelector: @escaping (Element, Second.Element) throws -> Result,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Result> {
         let source = asObservable()
+        let resultSelector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "withLatestFrom")?.wrap(resultSelector) ?? resultSelector
         return Observable { observer in
             let sink = WithLatestFromSink<Element, Second.Element, Result>(
                 downstream: observer, resultSelector: resultSelector)
@@ -59,10 +67,18 @@ extension Observable {
     /// `resultSelector` (see ``combineLatest(_:resultSelector:)``). An empty
     /// collection emits `resultSelector([])` and completes at once, as in
     /// RxSwift.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func combineLatest<C: Collection>(
-        _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
+        _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> where C.Element: ObservableType {
         let sources = Array(sources)
+        let resultSelector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "combineLatest")?.wrap(resultSelector) ?? resultSelector
         return Observable { observer in
             if sources.isEmpty {
                 let sink = AnonymousSink(downstream: observer)
@@ -96,10 +112,18 @@ extension Observable {
     /// Pairs up the elements of every source in `sources` by index with
     /// `resultSelector` (see ``zip(_:resultSelector:)``). An empty collection
     /// completes at once without emitting.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func zip<C: Collection>(
-        _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element
+        _ sources: C, resultSelector: @escaping ([C.Element.Element]) throws -> Element,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> where C.Element: ObservableType {
         let sources = Array(sources)
+        let resultSelector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "zip")?.wrap(resultSelector) ?? resultSelector
         return Observable { observer in
             var queues = [FIFOQueue<C.Element.Element>](repeating: FIFOQueue(), count: sources.count)
             let sink = ZipSink<Element>(downstream: observer, arity: sources.count) {

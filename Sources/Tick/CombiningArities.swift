@@ -10,17 +10,29 @@ extension Observable {
     /// source emits while all the others have completed and one of them never
     /// emitted. Each source's subscription is disposed when it completes. The
     /// first error ends it.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func combineLatest<each Source: ObservableType>(
         _ source: repeat each Source,
-        resultSelector: @escaping (repeat (each Source).Element) throws -> Element
+        resultSelector: @escaping (repeat (each Source).Element) throws -> Element,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
         let sources = (repeat each source)
+        // A variadic function value cannot be wrapped generically: the check
+        // (nil unless the caller is on the main actor) runs before each call.
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "combineLatest")
         return Observable { observer in
             let slots = (repeat PackSlot(for: each sources))
             let sink = CombineLatestSink<Element>(downstream: observer, arity: packCount(repeat each slots)) {
                 do {
                     let values = (repeat try (each slots).latest())
-                    return { try resultSelector(repeat each values) }
+                    return {
+                        try check?.check()
+                        return try resultSelector(repeat each values)
+                    }
                 } catch {
                     return { throw error }
                 }
@@ -66,17 +78,29 @@ extension Observable {
     /// element that cannot be paired while all the others have completed
     /// (RxSwift's rule). Each source's subscription is disposed when it
     /// completes. The first error ends it.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func zip<each Source: ObservableType>(
         _ source: repeat each Source,
-        resultSelector: @escaping (repeat (each Source).Element) throws -> Element
+        resultSelector: @escaping (repeat (each Source).Element) throws -> Element,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
         let sources = (repeat each source)
+        // A variadic function value cannot be wrapped generically: the check
+        // (nil unless the caller is on the main actor) runs before each call.
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "zip")
         return Observable { observer in
             let slots = (repeat PackSlot(for: each sources))
             let sink = ZipSink<Element>(downstream: observer, arity: packCount(repeat each slots)) {
                 do {
                     let values = (repeat try (each slots).next())
-                    return { try resultSelector(repeat each values) }
+                    return {
+                        try check?.check()
+                        return try resultSelector(repeat each values)
+                    }
                 } catch {
                     return { throw error }
                 }

@@ -50,8 +50,16 @@ extension Observable {
 
     /// Calls `factory` at each subscription and subscribes to the observable it
     /// returns; an error thrown by `factory` is sent as an error event.
-    public static func deferred(_ factory: @escaping () throws -> Observable<Element>) -> Observable<Element> {
-        Observable { observer in
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public static func deferred(
+        _ factory: @escaping () throws -> Observable<Element>, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        let factory = MainActorClosureCheck.forIsolation(isolation, operator: "deferred")?.wrap(factory) ?? factory
+        return Observable { observer in
             do {
                 return try factory().subscribe(observer)
             } catch {

@@ -3,10 +3,16 @@ extension ObservableType {
     /// An error thrown by `handler` ends the sequence with that error. The
     /// source subscription is disposed when it fails, before the fallback is
     /// subscribed.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func `catch`<Fallback: ObservableType>(
-        _ handler: @escaping (any Error) throws -> Fallback
+        _ handler: @escaping (any Error) throws -> Fallback, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> where Fallback.Element == Element {
         let source = asObservable()
+        let handler = MainActorClosureCheck.forIsolation(isolation, operator: "catch")?.wrap(handler) ?? handler
         return Observable { observer in
             let sink = CatchSink(downstream: observer) { try handler($0).asObservable() }
             sink.run(source)
@@ -36,7 +42,7 @@ extension ObservableType {
     public func retry(_ maxAttempts: Int) -> Observable<Element> {
         let source = asObservable()
         let attempts = Swift.max(1, maxAttempts)
-        return retry(when: { (errors: Observable<any Error>) in errors }, limit: attempts, source: source)
+        return retry(when: { (errors: Observable<any Error>) in errors }, limit: attempts, source: source, check: nil)
     }
 
     /// Re-subscribes to the source after an error, when the sequence
@@ -54,20 +60,38 @@ extension ObservableType {
     ///   at the next error of the source, and until then the source runs on
     ///   (its completion completes the result);
     /// - the source's completion completes the result.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func retry<Trigger: ObservableType>(
-        when notificationHandler: @escaping (Observable<any Error>) -> Trigger
+        when notificationHandler: @escaping (Observable<any Error>) -> Trigger, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        retry(when: notificationHandler, limit: nil, source: asObservable())
+        retry(
+            when: notificationHandler, limit: nil, source: asObservable(),
+            check: MainActorClosureCheck.forIsolation(isolation, operator: "retry(when:)"))
     }
 
     /// Like ``retry(when:)-(Observable<any Error>)->Trigger``, for errors of
     /// type `Failure` only: any other error is forwarded at once, without
     /// consulting the trigger (RxSwift's typed `retry(when:)`).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func retry<Trigger: ObservableType, Failure: Error>(
-        when notificationHandler: @escaping (Observable<Failure>) -> Trigger
+        when notificationHandler: @escaping (Observable<Failure>) -> Trigger, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
         let source = asObservable()
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "retry(when:)")
         return Observable { observer in
+            // The handler is called at subscription: not off the main thread.
+            if let check, !check.allowsCall() {
+                observer.on(.error(check.error))
+                return Disposables.create()
+            }
             let sink = RetrySink<Element, Failure>(downstream: observer, source: source, limit: nil)
             sink.run(notificationHandler(sink.errors.asObservable()).asObservable().map { _ in () })
             return sink
@@ -76,9 +100,14 @@ extension ObservableType {
 
     private func retry<Trigger: ObservableType>(
         when notificationHandler: @escaping (Observable<any Error>) -> Trigger, limit: Int?,
-        source: Observable<Element>
+        source: Observable<Element>, check: MainActorClosureCheck?
     ) -> Observable<Element> {
         Observable { observer in
+            // The handler is called at subscription: not off the main thread.
+            if let check, !check.allowsCall() {
+                observer.on(.error(check.error))
+                return Disposables.create()
+            }
             let sink = RetrySink<Element, any Error>(downstream: observer, source: source, limit: limit)
             sink.run(notificationHandler(sink.errors.asObservable()).asObservable().map { _ in () })
             return sink

@@ -1,9 +1,17 @@
 extension ObservableType {
     /// Emits only the elements for which `predicate` returns `true`; an error it
     /// throws ends the sequence with that error.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     @inlinable
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
         let source = asObservable()
+        let predicate = MainActorClosureCheck.forIsolation(isolation, operator: "filter")?.wrap(predicate) ?? predicate
         return Observable { observer in
             let sink = FilterSink(downstream: observer, predicate: predicate)
             sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))

@@ -8,18 +8,30 @@ extension ObservableType where Element: Equatable {
 
 extension ObservableType {
     /// Drops elements whose `keySelector` key equals the previous element's key.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func distinctUntilChanged<Key: Equatable>(
-        _ keySelector: @escaping (Element) throws -> Key
+        _ keySelector: @escaping (Element) throws -> Key, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        distinctUntilChanged(keySelector, comparer: ==)
+        distinctUntilChanged(keySelector, comparer: ==, isolation: isolation)
     }
 
     /// Drops elements that `comparer` says are equal to the previous element.
     /// An error thrown by `comparer` ends the sequence.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func distinctUntilChanged(
-        _ comparer: @escaping (Element, Element) throws -> Bool
+        _ comparer: @escaping (Element, Element) throws -> Bool, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        distinctUntilChanged({ $0 }, comparer: comparer)
+        let comparer =
+            MainActorClosureCheck.forIsolation(isolation, operator: "distinctUntilChanged")?.wrap(comparer) ?? comparer
+        return distinctUntilChanged({ $0 }, comparer: comparer, isolation: nil)
     }
 
     /// Drops elements whose key, by `comparer`, equals the previous element's
@@ -27,11 +39,19 @@ extension ObservableType {
     ///
     /// "Previous" is the last element *received*, whether or not it was
     /// emitted; since equal runs collapse, that is also the last one emitted.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func distinctUntilChanged<Key>(
         _ keySelector: @escaping (Element) throws -> Key,
-        comparer: @escaping (Key, Key) throws -> Bool
+        comparer: @escaping (Key, Key) throws -> Bool, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        lift { sink in
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "distinctUntilChanged")
+        let keySelector = check?.wrap(keySelector) ?? keySelector
+        let comparer = check?.wrap(comparer) ?? comparer
+        return lift { sink in
             var previous: Key?
             return { event in
                 switch event {
@@ -68,8 +88,17 @@ extension ObservableType {
 
     /// Drops elements while `predicate` holds, then emits every later element
     /// (the predicate is no longer called).
-    public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        lift { sink in
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func skip(
+        while predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "skip(while:)")?.wrap(predicate) ?? predicate
+        return lift { sink in
             var skipping = true
             return { event in
                 if case .next(let element) = event, skipping {
@@ -90,8 +119,17 @@ extension ObservableType {
     /// Emits elements while `predicate` holds; completes (and disposes the
     /// source) at the first element for which it does not. That element is not
     /// emitted.
-    public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        lift { sink in
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func take(
+        while predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "take(while:)")?.wrap(predicate) ?? predicate
+        return lift { sink in
             { event in
                 if case .next(let element) = event {
                     guard !sink.isDisposed else { return }

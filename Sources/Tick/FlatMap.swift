@@ -16,10 +16,16 @@ extension ObservableType {
     /// first error (from the source, an inner sequence or `selector`) ends it.
     /// The source subscription is disposed when the source completes, each
     /// inner subscription when that inner sequence completes.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func flatMap<Inner: ObservableType>(
-        _ selector: @escaping (Element) throws -> Inner
+        _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .merge(maxConcurrent: .max), selector)
+        let selector = MainActorClosureCheck.forIsolation(isolation, operator: "flatMap")?.wrap(selector) ?? selector
+        return merging(mode: .merge(maxConcurrent: .max), selector)
     }
 
     /// Maps each element to an observable and mirrors only the latest one: a
@@ -28,28 +34,48 @@ extension ObservableType {
     ///
     /// Completes when the source has completed and the latest inner sequence
     /// has completed.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func flatMapLatest<Inner: ObservableType>(
-        _ selector: @escaping (Element) throws -> Inner
+        _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .latest, selector)
+        let selector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "flatMapLatest")?.wrap(selector) ?? selector
+        return merging(mode: .latest, selector)
     }
 
     /// Maps an element to an observable only while no inner sequence is
     /// active: elements arriving while one is running are dropped (`selector`
     /// is not even called for them).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func flatMapFirst<Inner: ObservableType>(
-        _ selector: @escaping (Element) throws -> Inner
+        _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .first, selector)
+        let selector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "flatMapFirst")?.wrap(selector) ?? selector
+        return merging(mode: .first, selector)
     }
 
     /// Maps each element to an observable and concatenates them: the next inner
     /// sequence is subscribed only when the previous one completed (the
     /// waiting ones are queued, in order).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func concatMap<Inner: ObservableType>(
-        _ selector: @escaping (Element) throws -> Inner
+        _ selector: @escaping (Element) throws -> Inner, isolation: (any Actor)? = #isolation
     ) -> Observable<Inner.Element> {
-        merging(mode: .merge(maxConcurrent: 1), selector)
+        let selector = MainActorClosureCheck.forIsolation(isolation, operator: "concatMap")?.wrap(selector) ?? selector
+        return merging(mode: .merge(maxConcurrent: 1), selector)
     }
 
     func merging<Inner: ObservableType>(

@@ -46,12 +46,20 @@ extension Observable {
     /// holds, then completes; one element per step on `scheduler` (by default
     /// the current-thread trampoline). An error thrown by `condition` or
     /// `iterate` ends the sequence.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func generate(
         initialState: Element, condition: @escaping (Element) throws -> Bool,
         scheduler: any Scheduler = CurrentThreadScheduler.instance,
-        iterate: @escaping (Element) throws -> Element
+        iterate: @escaping (Element) throws -> Element, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        Observable { observer in
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "generate")
+        let condition = check?.wrap(condition) ?? condition
+        let iterate = check?.wrap(iterate) ?? iterate
+        return Observable { observer in
             let sink = GenerateSink(
                 downstream: observer, state: initialState, condition: condition, iterate: iterate, scheduler: scheduler)
             sink.scheduleStep(first: true)
@@ -64,11 +72,20 @@ extension Observable {
     /// is disposed when the subscription ends (after the observable's
     /// subscription). An error thrown by either factory is sent as the error
     /// (the resource, if it was created, is disposed).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
-        observableFactory: @escaping (Resource) throws -> Observable<Element>
+        observableFactory: @escaping (Resource) throws -> Observable<Element>,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        Observable { observer in
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "using")
+        let resourceFactory = check?.wrap(resourceFactory) ?? resourceFactory
+        let observableFactory = check?.wrap(observableFactory) ?? observableFactory
+        return Observable { observer in
             let sink = AnonymousSink(downstream: observer)
             let resource: Resource
             do { resource = try resourceFactory() } catch {

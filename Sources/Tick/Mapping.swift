@@ -1,7 +1,16 @@
 extension ObservableType {
     /// Transforms each element and emits the non-`nil` results; an error
     /// `transform` throws ends the sequence.
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, isolation: (any Actor)? = #isolation
+    ) -> Observable<Result> {
+        let transform =
+            MainActorClosureCheck.forIsolation(isolation, operator: "compactMap")?.wrap(transform) ?? transform
         // A stage of a fusable chain (Lift.swift): long chains run as one sink.
         let shallow = lift { (sink: Sink<Result>) in
             { (event: Event<Element>) in
@@ -52,11 +61,19 @@ extension ObservableType {
 extension ObservableType {
     /// Emits the running accumulation: `accumulator(seed, e0)`, then
     /// `accumulator(that, e1)`, … An error it throws ends the sequence.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     @inlinable
     public func scan<State>(
-        _ seed: State, accumulator: @escaping (State, Element) throws -> State
+        _ seed: State, accumulator: @escaping (State, Element) throws -> State,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<State> {
-        lift { sink in
+        let accumulator =
+            MainActorClosureCheck.forIsolation(isolation, operator: "scan")?.wrap(accumulator) ?? accumulator
+        return lift { sink in
             let state = ScanState(seed)
             return { event in
                 switch event {
@@ -76,24 +93,42 @@ extension ObservableType {
     }
 
     /// ``scan(_:accumulator:)`` with an accumulator that mutates the state in place.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func scan<State>(
-        into seed: State, accumulator: @escaping (inout State, Element) throws -> Void
+        into seed: State, accumulator: @escaping (inout State, Element) throws -> Void,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<State> {
-        scan(seed) { state, element in
-            var state = state
-            try accumulator(&state, element)
-            return state
-        }
+        let accumulator =
+            MainActorClosureCheck.forIsolation(isolation, operator: "scan(into:)")?.wrap(accumulator) ?? accumulator
+        return scan(
+            seed,
+            accumulator: { state, element in
+                var state = state
+                try accumulator(&state, element)
+                return state
+            }, isolation: nil)
     }
 
     /// Accumulates every element and, when the source completes, emits
     /// `mapResult` of the final state, then completes. Emits `seed` (mapped)
     /// for an empty source.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func reduce<State, Result>(
         _ seed: State, accumulator: @escaping (State, Element) throws -> State,
-        mapResult: @escaping (State) throws -> Result
+        mapResult: @escaping (State) throws -> Result, isolation: (any Actor)? = #isolation
     ) -> Observable<Result> {
-        lift { sink in
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "reduce")
+        let accumulator = check?.wrap(accumulator) ?? accumulator
+        let mapResult = check?.wrap(mapResult) ?? mapResult
+        return lift { sink in
             var state = seed
             return { event in
                 switch event {
@@ -114,10 +149,18 @@ extension ObservableType {
     }
 
     /// Accumulates every element and emits the final state when the source completes.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func reduce<State>(
-        _ seed: State, accumulator: @escaping (State, Element) throws -> State
+        _ seed: State, accumulator: @escaping (State, Element) throws -> State,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<State> {
-        reduce(seed, accumulator: accumulator, mapResult: { $0 })
+        let accumulator =
+            MainActorClosureCheck.forIsolation(isolation, operator: "reduce")?.wrap(accumulator) ?? accumulator
+        return reduce(seed, accumulator: accumulator, mapResult: { $0 }, isolation: nil)
     }
 
     /// Collects every element and emits them as one array when the source

@@ -78,8 +78,16 @@ extension ObservableType {
 
     /// ``single()`` counting only the elements for which `predicate` holds;
     /// the others are dropped. An error `predicate` throws ends the sequence.
-    public func single(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        lift { sink in
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func single(
+        _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        let predicate = MainActorClosureCheck.forIsolation(isolation, operator: "single")?.wrap(predicate) ?? predicate
+        return lift { sink in
             var seen = false
             return { event in
                 switch event {
@@ -163,10 +171,18 @@ extension ObservableType {
     /// Combines each element with `object`, held weakly, using
     /// `resultSelector`; completes at the first element that arrives after
     /// `object` is gone.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func withUnretained<Object: AnyObject, Result>(
-        _ object: Object, resultSelector: @escaping (Object, Element) throws -> Result
+        _ object: Object, resultSelector: @escaping (Object, Element) throws -> Result,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Result> {
-        lift { [weak object] sink in
+        let resultSelector =
+            MainActorClosureCheck.forIsolation(isolation, operator: "withUnretained")?.wrap(resultSelector) ?? resultSelector
+        return lift { [weak object] sink in
             { [weak object] event in
                 switch event {
                 case .next(let element):

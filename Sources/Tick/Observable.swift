@@ -98,11 +98,22 @@ extension Observable {
     /// The grammar is enforced for you: events after a terminal event, or after
     /// the subscription is disposed, are dropped; after a terminal event the
     /// returned disposable is disposed.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func create(
-        _ subscribe: @escaping (AnyObserver<Element>) -> any Disposable
+        _ subscribe: @escaping (AnyObserver<Element>) -> any Disposable, isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        Observable { observer in
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "create")
+        return Observable { observer in
             let sink = AnonymousSink(downstream: observer)
+            // `subscribe` runs on the subscribing thread.
+            if let check, !check.allowsCall() {
+                sink.forwardError(check.error)
+                return sink
+            }
             sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.forward)))
             return sink
         }

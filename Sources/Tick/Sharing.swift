@@ -270,11 +270,20 @@ extension ObservableType {
     /// made after `selector`'s sequence was subscribed (RxSwift's
     /// `multicast(_:selector:)`). An error thrown by either closure fails the
     /// subscription.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func multicast<Subject: SubjectType, Result>(
         _ subjectFactory: @escaping () throws -> Subject,
-        selector: @escaping (Observable<Element>) throws -> Observable<Result>
+        selector: @escaping (Observable<Element>) throws -> Observable<Result>,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Result> where Subject.Element == Element {
         let source = asObservable()
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "multicast")
+        let subjectFactory = check?.wrap(subjectFactory) ?? subjectFactory
+        let selector = check?.wrap(selector) ?? selector
         return Observable { observer in
             let sink = AnonymousSink(downstream: observer)
             let connectable: ConnectableObservable<Element>

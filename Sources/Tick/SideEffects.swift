@@ -17,6 +17,14 @@ extension ObservableType {
     /// forwarded as the sequence's error (in place of the event for the `on…`
     /// ones). Errors thrown by `afterError`/`afterCompleted` come after the
     /// terminal event and are dropped, like any event after a terminal one.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    ///   Off the main thread, main-actor `onSubscribe`/`onSubscribed` fail the
+    ///   subscription before the source is subscribed, and a main-actor
+    ///   `onDispose` is skipped (disposal has no sequence left to end).
     public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
         afterNext: ((Element) throws -> Void)? = nil,
@@ -26,10 +34,31 @@ extension ObservableType {
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onDispose: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
         let source = asObservable()
-        return Observable { observer in
+        var onNext = onNext, afterNext = afterNext, onError = onError, afterError = afterError
+        var onCompleted = onCompleted, afterCompleted = afterCompleted, onDispose = onDispose
+        let check = MainActorClosureCheck.forIsolation(isolation, operator: "do")
+        if let check {
+            onNext = onNext.map { check.wrap($0) }
+            afterNext = afterNext.map { check.wrap($0) }
+            onError = onError.map { check.wrap($0) }
+            afterError = afterError.map { check.wrap($0) }
+            onCompleted = onCompleted.map { check.wrap($0) }
+            afterCompleted = afterCompleted.map { check.wrap($0) }
+            // Disposal has no sequence left to end: off the main thread,
+            // `onDispose` is skipped (and reported).
+            onDispose = onDispose.map { check.wrapSkipping($0) }
+        }
+        let checksSubscription = check != nil && (onSubscribe != nil || onSubscribed != nil)
+        return Observable { [onNext, afterNext, onError, afterError, onCompleted, afterCompleted, onDispose] observer in
+            // `onSubscribe` and `onSubscribed` run on the subscribing thread.
+            if checksSubscription, let check, !check.allowsCall() {
+                observer.on(.error(check.error))
+                return Disposables.create()
+            }
             onSubscribe?()
             let sink = DoSink(downstream: observer, onDispose: onDispose) { event in
                 switch event {

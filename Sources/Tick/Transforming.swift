@@ -1,9 +1,18 @@
 extension ObservableType {
     /// Transforms each element with `transform`; an error it throws ends the
     /// sequence with that error.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     @inlinable
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, isolation: (any Actor)? = #isolation
+    ) -> Observable<Result> {
         let source = asObservable()
+        // Main-actor closures are checked (OperatorIsolation.swift); others run as given.
+        let transform = MainActorClosureCheck.forIsolation(isolation, operator: "map")?.wrap(transform) ?? transform
         // A stage of a fusable chain (Lift.swift): long chains run as one sink.
         return Observable.stage(MapStage(over: source, transform)) { observer in
             let sink = MapSink(downstream: observer, transform: transform)

@@ -35,16 +35,34 @@ extension ObservableType {
 
     /// Emits elements while `predicate` holds; at the first element for which
     /// it does not, completes (emitting that element first with `.inclusive`).
-    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior) -> Observable<Element> {
-        take(until: { try !predicate($0) }, behavior: behavior)
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func take(
+        while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior,
+        isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "take(while:behavior:)")?.wrap(predicate) ?? predicate
+        return take(until: { try !predicate($0) }, behavior: behavior, isolation: nil)
     }
 
     /// Emits elements until `predicate` holds for one; then completes, emitting
     /// that element first with `.inclusive` (the default is `.exclusive`).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func take(
-        until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive
+        until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive,
+        isolation: (any Actor)? = #isolation
     ) -> Observable<Element> {
-        lift { sink in
+        let predicate =
+            MainActorClosureCheck.forIsolation(isolation, operator: "take(until:)")?.wrap(predicate) ?? predicate
+        return lift { sink in
             { event in
                 guard case .next(let element) = event else { return sink.forward(event) }
                 guard !sink.isDisposed else { return }
@@ -69,10 +87,28 @@ extension ObservableType {
     public func skipUntil<Other: ObservableType>(_ other: Other) -> Observable<Element> { skip(until: other) }
 
     /// RxSwift 5's name for ``take(while:)``.
-    public func takeWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> { take(while: predicate) }
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func takeWhile(
+        _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        take(while: predicate, isolation: isolation)
+    }
 
     /// RxSwift 5's name for ``skip(while:)``.
-    public func skipWhile(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> { skip(while: predicate) }
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func skipWhile(
+        _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Observable<Element> {
+        skip(while: predicate, isolation: isolation)
+    }
 
     /// RxSwift 5's name for ``element(at:)``.
     public func elementAt(_ index: Int) -> Observable<Element> { element(at: index) }

@@ -13,17 +13,22 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
     /// A completable whose every subscription runs `subscribe`, which calls
     /// the observer it is given once (later calls are ignored) and returns a
     /// disposable that cancels the work.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func create(
-        subscribe: @escaping (@escaping CompletableObserver) -> any Disposable
+        subscribe: @escaping (@escaping CompletableObserver) -> any Disposable, isolation: (any Actor)? = #isolation
     ) -> Completable {
-        Completable(raw: Observable.create { observer in
+        Completable(raw: Observable.create({ observer in
             subscribe { event in
                 switch event {
                 case .error(let error): observer.on(.error(error))
                 case .completed: observer.on(.completed)
                 }
             }
-        })
+        }, isolation: isolation))
     }
 
     /// Completes at subscription.
@@ -74,11 +79,23 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
     }
 
     /// On error, continues with the completable `handler` returns for it.
-    public func `catch`(_ handler: @escaping (any Error) throws -> Completable) -> Completable {
-        Completable(raw: source.catch { try handler($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func `catch`(
+        _ handler: @escaping (any Error) throws -> Completable, isolation: (any Actor)? = #isolation
+    ) -> Completable {
+        Completable(raw: source.catch({ try handler($0).source }, isolation: isolation))
     }
 
     /// Runs side effects without changing the events.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func `do`(
         onError: ((any Error) throws -> Void)? = nil,
         afterError: ((any Error) throws -> Void)? = nil,
@@ -86,11 +103,12 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onDispose: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Completable {
         Completable(raw: source.do(
             onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted,
-            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation))
     }
 
     /// Completes when every one of `sources` completed; the first error fails it.

@@ -16,10 +16,15 @@ extension PrimitiveSequence where Trait == MaybeTrait {
     /// A maybe whose every subscription runs `subscribe`, which calls the
     /// observer it is given once (later calls are ignored) and returns a
     /// disposable that cancels the work.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func create(
-        subscribe: @escaping (@escaping MaybeObserver) -> any Disposable
+        subscribe: @escaping (@escaping MaybeObserver) -> any Disposable, isolation: (any Actor)? = #isolation
     ) -> Maybe<Element> {
-        Maybe(raw: Observable.create { observer in
+        Maybe(raw: Observable.create({ observer in
             subscribe { event in
                 switch event {
                 case .success(let element):
@@ -31,7 +36,7 @@ extension PrimitiveSequence where Trait == MaybeTrait {
                     observer.on(.completed)
                 }
             }
-        })
+        }, isolation: isolation))
     }
 
     /// Succeeds with `element` at subscription.
@@ -85,28 +90,63 @@ extension PrimitiveSequence where Trait == MaybeTrait {
     // MARK: Operators
 
     /// Transforms the element; an error `transform` throws fails the maybe.
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
-        Maybe(raw: source.map(transform))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Result> {
+        Maybe(raw: source.map(transform, isolation: isolation))
     }
 
     /// Transforms the element; `nil` completes without an element.
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
-        Maybe(raw: source.compactMap(transform))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Result> {
+        Maybe(raw: source.compactMap(transform, isolation: isolation))
     }
 
     /// Keeps the element only if `predicate` holds.
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
-        Maybe(raw: source.filter(predicate))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Element> {
+        Maybe(raw: source.filter(predicate, isolation: isolation))
     }
 
     /// Transforms the element into another maybe and mirrors it.
-    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
-        Maybe(raw: source.flatMap { try selector($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func flatMap<Result>(
+        _ selector: @escaping (Element) throws -> Maybe<Result>, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Result> {
+        Maybe(raw: source.flatMap({ try selector($0).source }, isolation: isolation))
     }
 
     /// On error, continues with the maybe `handler` returns for it.
-    public func `catch`(_ handler: @escaping (any Error) throws -> Maybe<Element>) -> Maybe<Element> {
-        Maybe(raw: source.catch { try handler($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func `catch`(
+        _ handler: @escaping (any Error) throws -> Maybe<Element>, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Element> {
+        Maybe(raw: source.catch({ try handler($0).source }, isolation: isolation))
     }
 
     /// On error, succeeds with `element`.
@@ -130,6 +170,11 @@ extension PrimitiveSequence where Trait == MaybeTrait {
     }
 
     /// Runs side effects without changing the events.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
         afterNext: ((Element) throws -> Void)? = nil,
@@ -139,12 +184,13 @@ extension PrimitiveSequence where Trait == MaybeTrait {
         afterCompleted: (() throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onDispose: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Maybe<Element> {
         Maybe(raw: source.do(
             onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError,
             onCompleted: onCompleted, afterCompleted: afterCompleted,
-            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation))
     }
 
     /// Completes when the maybe terminates, ignoring its element.

@@ -156,16 +156,28 @@ extension PrimitiveSequence {
 
     /// Re-subscribes when the sequence returned by `notificationHandler`
     /// emits (``ObservableType/retry(when:)``).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func retry<Trigger: ObservableType>(
-        when notificationHandler: @escaping (Observable<any Error>) -> Trigger
+        when notificationHandler: @escaping (Observable<any Error>) -> Trigger, isolation: (any Actor)? = #isolation
     ) -> PrimitiveSequence {
-        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+        PrimitiveSequence(raw: source.retry(when: notificationHandler, isolation: isolation))
     }
 
     /// Subscribes to the sequence `factory` returns, at each subscription; an
     /// error it throws fails the subscription.
-    public static func deferred(_ factory: @escaping () throws -> PrimitiveSequence) -> PrimitiveSequence {
-        PrimitiveSequence(raw: Observable.deferred { try factory().source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public static func deferred(
+        _ factory: @escaping () throws -> PrimitiveSequence, isolation: (any Actor)? = #isolation
+    ) -> PrimitiveSequence {
+        PrimitiveSequence(raw: Observable.deferred({ try factory().source }, isolation: isolation))
     }
 
     /// Fails with `error` at subscription.
@@ -181,11 +193,17 @@ extension PrimitiveSequence {
     /// Calls `resourceFactory` at subscription, builds the sequence with
     /// `primitiveSequenceFactory` and disposes the resource when the
     /// subscription ends.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func using<Resource: Disposable>(
         _ resourceFactory: @escaping () throws -> Resource,
-        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence
+        primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence, isolation: (any Actor)? = #isolation
     ) -> PrimitiveSequence {
-        PrimitiveSequence(raw: Observable.using(resourceFactory, observableFactory: { try primitiveSequenceFactory($0).source }))
+        PrimitiveSequence(raw: Observable.using(
+            resourceFactory, observableFactory: { try primitiveSequenceFactory($0).source }, isolation: isolation))
     }
 }
 

@@ -121,9 +121,16 @@ extension ObservableType {
 
     /// This sequence as a ``Driver``, continuing with the driver
     /// `onErrorRecover` returns for the error.
-    public func asDriver(onErrorRecover: @escaping (any Error) -> Driver<Element>) -> Driver<Element> {
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func asDriver(
+        onErrorRecover: @escaping (any Error) -> Driver<Element>, isolation: (any Actor)? = #isolation
+    ) -> Driver<Element> {
         let scheduler = DriverSharingStrategy.scheduler
-        return Driver(asObservable().observe(on: scheduler).catch { onErrorRecover($0).source })
+        return Driver(asObservable().observe(on: scheduler).catch({ onErrorRecover($0).source }, isolation: isolation))
     }
 
     /// This sequence as a ``Signal``, an error replaced by `onErrorJustReturn`
@@ -141,9 +148,16 @@ extension ObservableType {
 
     /// This sequence as a ``Signal``, continuing with the signal
     /// `onErrorRecover` returns for the error.
-    public func asSignal(onErrorRecover: @escaping (any Error) -> Signal<Element>) -> Signal<Element> {
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func asSignal(
+        onErrorRecover: @escaping (any Error) -> Signal<Element>, isolation: (any Actor)? = #isolation
+    ) -> Signal<Element> {
         let scheduler = SignalSharingStrategy.scheduler
-        return Signal(asObservable().observe(on: scheduler).catch { onErrorRecover($0).source })
+        return Signal(asObservable().observe(on: scheduler).catch({ onErrorRecover($0).source }, isolation: isolation))
     }
 }
 
@@ -190,8 +204,15 @@ extension SharedSequence {
     }
 
     /// Subscribes to the shared sequence `factory` returns, at each subscription.
-    public static func deferred(_ factory: @escaping () -> SharedSequence) -> SharedSequence {
-        SharedSequence(Observable.deferred { factory().source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public static func deferred(
+        _ factory: @escaping () -> SharedSequence, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence {
+        SharedSequence(Observable.deferred({ factory().source }, isolation: isolation))
     }
 
     /// Merges `sources`; completes when all completed.
@@ -216,30 +237,63 @@ extension SharedSequence where Element: FixedWidthInteger {
 
 extension SharedSequence {
     /// Transforms each element.
-    public func map<Result>(_ transform: @escaping (Element) -> Result) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.map(transform))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func map<Result>(
+        _ transform: @escaping (Element) -> Result, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence<SharingStrategy, Result> {
+        .init(source.map(transform, isolation: isolation))
     }
 
     /// Transforms each element, dropping `nil` results.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func compactMap<Result>(
-        _ transform: @escaping (Element) -> Result?
+        _ transform: @escaping (Element) -> Result?, isolation: (any Actor)? = #isolation
     ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.compactMap(transform))
+        .init(source.compactMap(transform, isolation: isolation))
     }
 
     /// Keeps the elements for which `predicate` holds.
-    public func filter(_ predicate: @escaping (Element) -> Bool) -> SharedSequence {
-        .init(source.filter(predicate))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func filter(
+        _ predicate: @escaping (Element) -> Bool, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence {
+        .init(source.filter(predicate, isolation: isolation))
     }
 
     /// Drops elements whose key equals the previous element's key.
-    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> SharedSequence {
-        .init(source.distinctUntilChanged(keySelector))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func distinctUntilChanged<Key: Equatable>(
+        _ keySelector: @escaping (Element) -> Key, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence {
+        .init(source.distinctUntilChanged(keySelector, isolation: isolation))
     }
 
     /// Drops elements that `comparer` says equal the previous one.
-    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> SharedSequence {
-        .init(source.distinctUntilChanged(comparer))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func distinctUntilChanged(
+        _ comparer: @escaping (Element, Element) -> Bool, isolation: (any Actor)? = #isolation
+    ) -> SharedSequence {
+        .init(source.distinctUntilChanged(comparer, isolation: isolation))
     }
 
     /// Drops elements whose property at `keyPath` equals the previous element's.
@@ -248,24 +302,39 @@ extension SharedSequence {
     }
 
     /// Maps each element to a shared sequence and mirrors the latest one.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func flatMapLatest<Result>(
-        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>
+        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>, isolation: (any Actor)? = #isolation
     ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.flatMapLatest { selector($0).source })
+        .init(source.flatMapLatest({ selector($0).source }, isolation: isolation))
     }
 
     /// Maps an element to a shared sequence only while none is active.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func flatMapFirst<Result>(
-        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>
+        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>, isolation: (any Actor)? = #isolation
     ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.flatMapFirst { selector($0).source })
+        .init(source.flatMapFirst({ selector($0).source }, isolation: isolation))
     }
 
     /// Maps each element to a shared sequence and merges them all.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func flatMap<Result>(
-        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>
+        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>, isolation: (any Actor)? = #isolation
     ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.flatMap { selector($0).source })
+        .init(source.flatMap({ selector($0).source }, isolation: isolation))
     }
 
     /// Emits `element` first, at subscription.
@@ -274,10 +343,15 @@ extension SharedSequence {
     }
 
     /// Emits the running accumulation.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func scan<State>(
-        _ seed: State, accumulator: @escaping (State, Element) -> State
+        _ seed: State, accumulator: @escaping (State, Element) -> State, isolation: (any Actor)? = #isolation
     ) -> SharedSequence<SharingStrategy, State> {
-        .init(source.scan(seed, accumulator: accumulator))
+        .init(source.scan(seed, accumulator: accumulator, isolation: isolation))
     }
 
     /// Drops the first `count` elements.
@@ -304,11 +378,16 @@ extension SharedSequence {
     }
 
     /// Combines each element with the latest element of `second`.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func withLatestFrom<Second, Result>(
         _ second: SharedSequence<SharingStrategy, Second>,
-        resultSelector: @escaping (Element, Second) -> Result
+        resultSelector: @escaping (Element, Second) -> Result, isolation: (any Actor)? = #isolation
     ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.withLatestFrom(second.source, resultSelector: resultSelector))
+        .init(source.withLatestFrom(second.source, resultSelector: resultSelector, isolation: isolation))
     }
 
     /// The latest element of `second` at each element of this sequence.
@@ -319,6 +398,11 @@ extension SharedSequence {
     }
 
     /// Runs side effects without changing the events.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func `do`(
         onNext: ((Element) -> Void)? = nil,
         afterNext: ((Element) -> Void)? = nil,
@@ -326,11 +410,12 @@ extension SharedSequence {
         afterCompleted: (() -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onDispose: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> SharedSequence {
         .init(source.do(
             onNext: onNext, afterNext: afterNext, onCompleted: onCompleted, afterCompleted: afterCompleted,
-            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation))
     }
 
     /// Writes the events to ``DebugOutput`` (see ``ObservableType/debug(_:trimOutput:fileID:line:function:)``).
@@ -342,19 +427,29 @@ extension SharedSequence {
     }
 
     /// Combines the latest elements of two shared sequences.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func combineLatest<E1, E2>(
         _ source1: SharedSequence<SharingStrategy, E1>, _ source2: SharedSequence<SharingStrategy, E2>,
-        resultSelector: @escaping (E1, E2) -> Element
+        resultSelector: @escaping (E1, E2) -> Element, isolation: (any Actor)? = #isolation
     ) -> SharedSequence {
-        .init(Observable.combineLatest(source1.source, source2.source, resultSelector: resultSelector))
+        .init(Observable.combineLatest(source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
     }
 
     /// Pairs up the elements of two shared sequences by index.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func zip<E1, E2>(
         _ source1: SharedSequence<SharingStrategy, E1>, _ source2: SharedSequence<SharingStrategy, E2>,
-        resultSelector: @escaping (E1, E2) -> Element
+        resultSelector: @escaping (E1, E2) -> Element, isolation: (any Actor)? = #isolation
     ) -> SharedSequence {
-        .init(Observable.zip(source1.source, source2.source, resultSelector: resultSelector))
+        .init(Observable.zip(source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
     }
 }
 

@@ -9,10 +9,15 @@ extension PrimitiveSequence where Trait == SingleTrait {
     /// A single whose every subscription runs `subscribe`, which calls the
     /// observer it is given once (later calls are ignored) and returns a
     /// disposable that cancels the work.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func create(
-        subscribe: @escaping (@escaping SingleObserver) -> any Disposable
+        subscribe: @escaping (@escaping SingleObserver) -> any Disposable, isolation: (any Actor)? = #isolation
     ) -> Single<Element> {
-        Single(raw: Observable.create { observer in
+        Single(raw: Observable.create({ observer in
             subscribe { event in
                 switch event {
                 case .success(let element):
@@ -22,7 +27,7 @@ extension PrimitiveSequence where Trait == SingleTrait {
                     observer.on(.error(error))
                 }
             }
-        })
+        }, isolation: isolation))
     }
 
     /// Succeeds with `element` at subscription.
@@ -76,38 +81,87 @@ extension PrimitiveSequence where Trait == SingleTrait {
     // MARK: Operators
 
     /// Transforms the element; an error `transform` throws fails the single.
-    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
-        Single(raw: source.map(transform))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func map<Result>(
+        _ transform: @escaping (Element) throws -> Result, isolation: (any Actor)? = #isolation
+    ) -> Single<Result> {
+        Single(raw: source.map(transform, isolation: isolation))
     }
 
     /// Transforms the element into another single and succeeds or fails with it.
-    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Single<Result>) -> Single<Result> {
-        Single(raw: source.flatMap { try selector($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func flatMap<Result>(
+        _ selector: @escaping (Element) throws -> Single<Result>, isolation: (any Actor)? = #isolation
+    ) -> Single<Result> {
+        Single(raw: source.flatMap({ try selector($0).source }, isolation: isolation))
     }
 
     /// Transforms the element into a ``Maybe`` and mirrors it.
-    public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
-        Maybe(raw: source.flatMap { try selector($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func flatMapMaybe<Result>(
+        _ selector: @escaping (Element) throws -> Maybe<Result>, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Result> {
+        Maybe(raw: source.flatMap({ try selector($0).source }, isolation: isolation))
     }
 
     /// Transforms the element into a ``Completable`` and mirrors it.
-    public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable) -> Completable {
-        Completable(raw: source.flatMap { try selector($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func flatMapCompletable(
+        _ selector: @escaping (Element) throws -> Completable, isolation: (any Actor)? = #isolation
+    ) -> Completable {
+        Completable(raw: source.flatMap({ try selector($0).source }, isolation: isolation))
     }
 
     /// Transforms the element; `nil` makes an empty ``Maybe``.
-    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
-        Maybe(raw: source.compactMap(transform))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func compactMap<Result>(
+        _ transform: @escaping (Element) throws -> Result?, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Result> {
+        Maybe(raw: source.compactMap(transform, isolation: isolation))
     }
 
     /// Keeps the element only if `predicate` holds, as a ``Maybe``.
-    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
-        Maybe(raw: source.filter(predicate))
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func filter(
+        _ predicate: @escaping (Element) throws -> Bool, isolation: (any Actor)? = #isolation
+    ) -> Maybe<Element> {
+        Maybe(raw: source.filter(predicate, isolation: isolation))
     }
 
     /// On error, continues with the single `handler` returns for it.
-    public func `catch`(_ handler: @escaping (any Error) throws -> Single<Element>) -> Single<Element> {
-        Single(raw: source.catch { try handler($0).source })
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func `catch`(
+        _ handler: @escaping (any Error) throws -> Single<Element>, isolation: (any Actor)? = #isolation
+    ) -> Single<Element> {
+        Single(raw: source.catch({ try handler($0).source }, isolation: isolation))
     }
 
     /// On error, succeeds with `element`.
@@ -117,6 +171,11 @@ extension PrimitiveSequence where Trait == SingleTrait {
 
     /// Runs side effects without changing the event (see
     /// ``ObservableType/do(onNext:afterNext:onError:afterError:onCompleted:afterCompleted:onSubscribe:onSubscribed:onDispose:)``).
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public func `do`(
         onSuccess: ((Element) throws -> Void)? = nil,
         afterSuccess: ((Element) throws -> Void)? = nil,
@@ -124,11 +183,12 @@ extension PrimitiveSequence where Trait == SingleTrait {
         afterError: ((any Error) throws -> Void)? = nil,
         onSubscribe: (() -> Void)? = nil,
         onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
+        onDispose: (() -> Void)? = nil,
+        isolation: (any Actor)? = #isolation
     ) -> Single<Element> {
         Single(raw: source.do(
             onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError,
-            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation))
     }
 
     /// This single as a ``Maybe`` (that always has its element).
@@ -139,11 +199,17 @@ extension PrimitiveSequence where Trait == SingleTrait {
 
     /// Succeeds with the elements of both singles once both succeeded; the
     /// first error fails it.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
     public static func zip<E1, E2>(
         _ source1: Single<E1>, _ source2: Single<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element
+        resultSelector: @escaping (E1, E2) throws -> Element, isolation: (any Actor)? = #isolation
     ) -> Single<Element> {
-        Single(raw: Observable.zip(source1.source, source2.source, resultSelector: resultSelector))
+        Single(raw: Observable.zip(
+            source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
     }
 
     /// Succeeds with a tuple of the elements of both singles.

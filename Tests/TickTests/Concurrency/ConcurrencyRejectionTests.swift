@@ -108,6 +108,28 @@ struct ConcurrencyRejectionTests {
             }
             """
         ),
+        (
+            "operator closures that capture a non-Sendable self, in a main-actor type and outside, with the opt-out",
+            """
+            final class Presenter {
+                var rate = 2
+                func labels(_ source: Observable<Int>) -> Observable<String> {
+                    source.map { "\\($0 * self.rate)" }.filter { !$0.isEmpty }
+                }
+            }
+            @MainActor final class Model {
+                let presenter = Presenter()
+                var rate = 3
+                func labels(_ source: Observable<Int>) -> Observable<Int> {
+                    source
+                        .map { $0 * self.rate }
+                        .scan(0) { $0 + $1 * self.presenter.rate }
+                        .flatMap { Observable.just($0) }
+                        .filter({ $0 > 0 }, isolation: nil)
+                }
+            }
+            """
+        ),
     ]
 
     static let prelude = """
