@@ -116,7 +116,8 @@ final class AsyncDriver: @unchecked Sendable {
         // Not shared with another thread yet: no lock needed.
         lastSite = site
         // Outside a task (a command-line tool, a benchmark) there is nothing
-        // to drive yet: the hooks are installed at the first async use.
+        // to drive yet (the hooks went in at load, or go in at the first
+        // async use where the load-time initializer did not run).
         guard JobRouting.currentTaskAddress != nil else { return }
         registerCurrentTask()
     }
@@ -275,15 +276,14 @@ final class AsyncDriver: @unchecked Sendable {
             return
         }
         var reportOutside = false
-        if let task = rootOutside, !reportedRootOutside, rootTasks.contains(task),
-            !(heldRoot == task && holdIsTracked)
-        {
-            reportedRootOutside = true
-            reportOutside = true
+        if let task = rootOutside, !(heldRoot == task && holdIsTracked), rootTasks.contains(task) {
+            // Holding on could hang a root that awaits this job: run it.
             if heldRoot != nil {
                 heldRoot = nil
                 holdReleasesStorage.append(.untracked)
             }
+            reportOutside = !reportedRootOutside
+            reportedRootOutside = true
         }
         jobs.append(pending)
         if draining {
