@@ -13,7 +13,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "Tick"),
-        .target(name: "TickTesting", dependencies: ["Tick"]),
+        .target(name: "TickTesting", dependencies: ["Tick", "TickRuntimeHooks"]),
+        // C, for one load-time initializer: installs TickTesting's Concurrency
+        // hooks before any test code runs (see its source).
+        .target(name: "TickRuntimeHooks"),
         .target(name: "TickIndicators", dependencies: ["Tick"]),
         .executableTarget(name: "marbles", dependencies: ["TickTesting"]),
         // A libFuzzer target for the marble parser (a replay tool when built normally).

@@ -120,7 +120,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
         self.state.current = instant(for: initialClock).offset
         self.handle.scheduler = self
-        self.asyncDriver.attach(to: self)
+        self.asyncDriver.attach(to: self, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     deinit {

@@ -24,7 +24,9 @@ import Tick
 ///
 /// One task is not run by the driver at first: the root that created the
 /// scheduler, until its first `await`. While it runs outside, the jobs it
-/// starts are held (see `heldRoot`), so they never run alongside it.
+/// starts are held (see `heldRoot`), so they never run alongside it. A root
+/// that runs where Tick cannot see its jobs end is reported instead (see
+/// `reportRootOutside`).
 final class AsyncDriver: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`; `scheduler` is a
     // weak reference (atomic on its own).
@@ -90,10 +92,11 @@ final class AsyncDriver: @unchecked Sendable {
     // The watchdog's view.
     private var watchedCompleted: UInt64 = 0
     private var quietSince: ContinuousClock.Instant?
-    /// Where the test last called an async advance/run (for reports made
-    /// outside one).
+    /// Where the test last called an async advance/run, or else created the
+    /// scheduler (for reports made outside an advance).
     private var lastSite: CallSite?
     private var reportedEscape = false
+    private var reportedRootOutside = false
     private var watched = false
 
     /// The actor whose executor is this driver's queue (see `quiescence`).
@@ -108,10 +111,13 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     /// Makes the current task (if any) a root of this driver.
-    func attach(to scheduler: TestScheduler) {
+    func attach(to scheduler: TestScheduler, at site: CallSite) {
         self.scheduler = scheduler
+        // Not shared with another thread yet: no lock needed.
+        lastSite = site
         // Outside a task (a command-line tool, a benchmark) there is nothing
-        // to drive yet: the hooks are installed at the first async use.
+        // to drive yet (the hooks went in at load, or go in at the first
+        // async use where the load-time initializer did not run).
         guard JobRouting.currentTaskAddress != nil else { return }
         registerCurrentTask()
     }
@@ -147,18 +153,17 @@ final class AsyncDriver: @unchecked Sendable {
         // ends, a new task (of another test running in parallel) could get
         // its address and have its jobs taken for this driver's.
         JobRouting.retainTask(task)
-        // Tick started the job this task is running now (it passed through
-        // Tick's hooks): the hold ends exactly when that job returns.
-        let tracked = outside ? JobRouting.runningJob.flatMap { $0.address == task ? $0.run : nil } : nil
+        // The run of the job Tick started on this thread (it passed through
+        // Tick's hooks, see `JobRouting.track`): the task runs inside it, its
+        // own job or one that runs it (a default actor's), so by the time
+        // that run returns the task has suspended. The hold ends exactly then.
+        let tracked = outside ? JobRouting.runningJob?.run : nil
         let generation = lock.withLock { () -> UInt64 in
             rootTasks.append(task)
             if outside {
                 heldRoot = task
                 holdGeneration &+= 1
                 holdIsTracked = tracked != nil
-                // A fallback armed for an earlier hold ignores this one (its
-                // generation is stale): let the next held job arm a new one.
-                holdFallbackArmed = false
             }
             return holdGeneration
         }
@@ -176,20 +181,16 @@ final class AsyncDriver: @unchecked Sendable {
     /// the order they run in is the order it started them.
     ///
     /// Tick sees that job end when it started the job itself (`holdIsTracked`:
-    /// the job passed through its hooks, see `JobRouting.track`). Otherwise
-    /// (the job started before the hooks were installed: the first
-    /// TestScheduler of the process, made in a test that was already
-    /// running) `holdFallback` of real time releases them.
+    /// the job passed through its hooks, see `JobRouting.track`), which, with
+    /// the hooks installed when the process loads TickTesting, is every job
+    /// of a test body on the default executors. A root whose job Tick did
+    /// not start (it runs on a custom executor or with a task-executor
+    /// preference, or the hooks went in lazily while it was running) cannot
+    /// be held exactly: its first held job ends the hold with a failure
+    /// (`reportRootOutside`), and the jobs run.
     private var heldRoot: UInt?
     private var holdGeneration: UInt64 = 0
     private var holdIsTracked = false
-    private var holdFallbackArmed = false
-    /// Long enough that a body still running its synchronous part is not
-    /// overtaken even when the thread sanitizer and a loaded machine slow it
-    /// down (at 50 ms, the determinism stress test saw up to 7 timelines in
-    /// 1,000 reordered that way). Used only for an untracked hold (see
-    /// `heldRoot`) whose root first awaits something else than this scheduler.
-    static let holdFallback: DispatchTimeInterval = .milliseconds(500)
 
     /// What ended a hold (kept for the tests: `holdReleases`).
     enum HoldRelease: Equatable {
@@ -199,8 +200,9 @@ final class AsyncDriver: @unchecked Sendable {
         case resumed
         /// The root's job ended: it suspended on something else.
         case jobEnded
-        /// `holdFallback` of real time passed (an untracked hold).
-        case fallback
+        /// The root runs in a job Tick did not start, so Tick cannot see it
+        /// suspend: its first held job ended the hold, with a failure.
+        case untracked
     }
 
     /// How each hold of this driver ended, in order.
@@ -220,7 +222,6 @@ final class AsyncDriver: @unchecked Sendable {
         }
         heldRoot = nil
         holdReleasesStorage.append(reason)
-        holdFallbackArmed = false
         guard !draining, !abandoned, head < jobs.count else {
             lock.unlock()
             return
@@ -262,15 +263,32 @@ final class AsyncDriver: @unchecked Sendable {
         _ job: UnownedJob, toMain: Bool, original: JobRouting.Original?, entrance: UnownedSerialExecutor? = nil
     ) {
         let pending = Pending(job: job, toMain: toMain, original: original, entrance: entrance)
+        // A job enqueued from outside this driver's jobs by one of its roots
+        // (not the root's own job: that is the root suspending) is work the
+        // root starts while running beside the driver: fine while a tracked
+        // hold keeps it queued, a race otherwise (see `reportRootOutside`).
+        let rootOutside = JobRouting.currentDriver !== self
+            ? JobRouting.currentTaskAddress.flatMap { $0 != JobRouting.address(of: job) ? $0 : nil } : nil
         lock.lock()
         if abandoned {
             lock.unlock()
             pending.forward()
             return
         }
+        var reportOutside = false
+        if let task = rootOutside, !(heldRoot == task && holdIsTracked), rootTasks.contains(task) {
+            // Holding on could hang a root that awaits this job: run it.
+            if heldRoot != nil {
+                heldRoot = nil
+                holdReleasesStorage.append(.untracked)
+            }
+            reportOutside = !reportedRootOutside
+            reportedRootOutside = true
+        }
         jobs.append(pending)
         if draining {
             lock.unlock()
+            if reportOutside { reportRootOutside() }
             return
         }
         if let held = heldRoot {
@@ -278,17 +296,8 @@ final class AsyncDriver: @unchecked Sendable {
                 // The root suspended and is being resumed: run everything.
                 heldRoot = nil
                 holdReleasesStorage.append(.resumed)
-                holdFallbackArmed = false
             } else {
-                let arm = !holdFallbackArmed && !holdIsTracked
-                holdFallbackArmed = true
-                let generation = holdGeneration
                 lock.unlock()
-                if arm {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + Self.holdFallback) { [weak self] in
-                        self?.releaseHold(generation: generation, .fallback)
-                    }
-                }
                 return
             }
         }
@@ -296,7 +305,20 @@ final class AsyncDriver: @unchecked Sendable {
         let onMain = jobs[head].toMain
         let queue = serialQueueLocked()
         lock.unlock()
+        if reportOutside { reportRootOutside() }
         startDrain(onMain: onMain, queue: queue)
+    }
+
+    /// Reports, once per scheduler, a root that started async work while it
+    /// ran outside the driver in a job Tick did not start: Tick cannot tell
+    /// when it suspends, so that work runs beside it, in an order that
+    /// depends on thread timing. Called from the enqueue, in the root's own
+    /// context (so the failure goes to the test running it).
+    private func reportRootOutside() {
+        let site = lock.withLock { lastSite }
+        TestFailureReporter.fail(
+            "A task this TestScheduler drives (the test body, or a task that used the scheduler's async API) started async work while running where Tick cannot see when it suspends: on a custom executor or actor executor, with a task-executor preference, or in a job that began before Tick's Concurrency hooks were installed. That work runs beside it, in an order that depends on thread timing, so Tick reports it instead of racing silently. Run the test body on the default executors (nonisolated, a default actor, or @MainActor); see Docs/AsyncAwait.md, \"What escapes\".",
+            at: site ?? CallSite())
     }
 
     private func serialQueueLocked() -> DispatchQueue {

@@ -22,8 +22,12 @@ import Tick
 //   the runtimes that still call it.) Tick makes it `RoutingMainExecutor`: an
 //   executor that runs every job on the main dispatch queue, exactly like the
 //   default one, but sees each job first.
-// Tick installs these hooks once, the first time a TestScheduler is created
-// inside a task. For each job it asks: was it enqueued by work a
+// Tick installs these hooks once, when the process loads TickTesting (the C
+// initializer in Sources/TickRuntimeHooks calls `installRuntimeHooksAtLoad`),
+// so that every job of every test body has passed through them; where that
+// initializer did not run, the first time a TestScheduler is created inside a
+// task (`installation` is then first read there). For each job it asks: was
+// it enqueued by work a
 // TestScheduler drives? If so, the job goes to that scheduler's
 // `AsyncDriver`, which runs it itself (so it knows when it ends); otherwise it
 // goes on to the runtime's own executor (the main queue for main-actor jobs),
@@ -53,6 +57,17 @@ import Tick
 // the TestScheduler is deallocated; jobs a driver still holds then go to the
 // runtime (`AsyncDriver.deinit`).
 
+/// Installs Tick's hooks when the process loads TickTesting: called by the C
+/// initializer in `Sources/TickRuntimeHooks` (before `main`, or when a test
+/// bundle is loaded), never by Swift code. It runs before the Swift metadata
+/// of this image may be registered, which `installation` does not need (it
+/// looks up three variables and stores function pointers in them).
+@_cdecl("tick_testing_install_runtime_hooks")
+func installRuntimeHooksAtLoad() {
+    JobRouting.loadInitializerRan.store(true, ordering: .relaxed)
+    _ = JobRouting.installation
+}
+
 enum JobRouting {
     typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
@@ -68,22 +83,32 @@ enum JobRouting {
         let previousGlobal: Hook?
         let previousMain: Hook?
         let isActive: Bool
+        /// The hooks went in from the load-time initializer, before any test
+        /// code ran (otherwise lazily, from the first TestScheduler made in a
+        /// task).
+        let atLoad: Bool
     }
 
-    /// Installs the hooks (once per process).
+    /// Set by `installRuntimeHooksAtLoad` before it installs the hooks (read
+    /// on the same thread, in `installation`).
+    static let loadInitializerRan = Atomic<Bool>(false)
+
+    /// Installs the hooks (once per process): from the load-time initializer
+    /// (`installRuntimeHooksAtLoad`), or else at the first read.
     static let installation: Installation = {
+        let atLoad = loadInitializerRan.load(ordering: .relaxed)
         guard let handle = dlopen(nil, RTLD_NOW),
             let global = dlsym(handle, "swift_task_enqueueGlobal_hook"),
             let main = dlsym(handle, "swift_task_enqueueMainExecutor_hook"),
             let getMain = dlsym(handle, "swift_task_getMainExecutor_hook")
         else {
-            return Installation(previousGlobal: nil, previousMain: nil, isActive: false)
+            return Installation(previousGlobal: nil, previousMain: nil, isActive: false, atLoad: atLoad)
         }
         let globalHook = global.assumingMemoryBound(to: Hook?.self)
         let mainHook = main.assumingMemoryBound(to: Hook?.self)
         let getMainHook = getMain.assumingMemoryBound(to: GetMainExecutorHook?.self)
         let installation = Installation(
-            previousGlobal: globalHook.pointee, previousMain: mainHook.pointee, isActive: true)
+            previousGlobal: globalHook.pointee, previousMain: mainHook.pointee, isActive: true, atLoad: atLoad)
         globalHook.pointee = { job, original in JobRouting.route(job, original, toMain: false) }
         mainHook.pointee = { job, original in JobRouting.route(job, original, toMain: true) }
         getMainHook.pointee = { _ in RoutingMainExecutor.reference }

@@ -5,8 +5,8 @@ import Tick
 /// After its first async `advance`/`run`, a nonisolated test body runs
 /// inside the scheduler's driver, even when there was nothing to wait for: so
 /// the tasks it starts next can never run beside it (Docs/AsyncAwait.md, "How
-/// quiescence works"). A main-actor body stays on the main queue, where the
-/// main-actor tasks it starts cannot run beside it either.
+/// quiescence works"). A main-actor body comes back into the driver too, on
+/// the main queue (see `AsyncMainActorBodyTests`).
 @Suite(.checksResourceLeaks) struct AsyncEntranceTests {
     @Test func theTestBodyRunsInsideTheDriverAfterAnAdvanceWithNothingToWaitFor() async {
         let scheduler = TestScheduler()
