@@ -247,9 +247,31 @@ enum JobRouting {
     }
 
     /// The current task's address (a task is its own first job).
+    ///
+    /// Asked on every enqueue: `withUnsafeCurrentTask` is generic and not
+    /// inlinable (about 230 instructions a call, a closure and metadata
+    /// lookups), where the runtime's own entry point reads a thread-local.
+    @inline(__always)
     static var currentTaskAddress: UInt? {
-        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+        guard let getCurrentTask else {
+            return withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+        }
+        let task = UInt(bitPattern: getCurrentTask())
+        return task == 0 ? nil : task
     }
+
+    typealias GetCurrentTask = @convention(thin) () -> UnsafeRawPointer?
+
+    /// The runtime's `swift_task_getCurrent` (exported with the Swift calling
+    /// convention since Swift 5.5; `withUnsafeCurrentTask` calls it): the
+    /// task running on this thread, unretained, or nil. Looked up like the
+    /// hooks; only its address is ever used, never dereferenced.
+    private static let getCurrentTask: GetCurrentTask? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_getCurrent") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: GetCurrentTask.self)
+    }()
 
     static func address(of job: UnownedJob) -> UInt { unsafeBitCast(job, to: UInt.self) }
 
@@ -401,3 +423,4 @@ final class RoutingMainExecutor: SerialExecutor {
         dispatchPrecondition(condition: .onQueue(.main))
     }
 }
+
