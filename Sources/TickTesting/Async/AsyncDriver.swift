@@ -72,6 +72,17 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     private let lock = Lock()
+
+    /// A task that switched executors in the job the non-main drain is
+    /// running (see `takeSwitch`), and the address of that job.
+    ///
+    /// @exclusivity(unchecked): touched only by the thread running this
+    /// driver's drain: the drain itself, and `takeSwitch`, which the runtime
+    /// calls synchronously from inside the job that drain runs (the two
+    /// drains, main and not, never run at once, and hand over through a
+    /// dispatch queue).
+    @exclusivity(unchecked) private var switched: UnownedJob?
+    @exclusivity(unchecked) private var switchingJob: UInt = 0
     // `jobs`, `head` and `rootTasks` are only touched under `lock` (or in
     // `deinit`), so they skip the runtime exclusivity checks.
     @exclusivity(unchecked) private var jobs: [Pending] = []
@@ -258,6 +269,26 @@ final class AsyncDriver: @unchecked Sendable {
 
     // MARK: Running jobs
 
+    /// Takes `job` to run right after the job this thread's non-main drain
+    /// is running, when it is that very job: the task is switching
+    /// executors.
+    ///
+    /// While the driver runs a non-main job, its task executor is the
+    /// current one, and a task without a preferred task executor then
+    /// switches (suspends and enqueues itself) whenever it enters or
+    /// leaves a nonisolated async function; without Tick it would go on
+    /// running on the same thread. So the switch's job runs next, as if
+    /// there had been no switch, instead of after the jobs queued
+    /// meanwhile, and without the queue (about twenty switches a
+    /// `virtualClock` sleep and its wake-up).
+    func takeSwitch(_ job: UnownedJob) -> Bool {
+        guard switchingJob == JobRouting.address(of: job), switched == nil,
+            JobRouting.currentDriver === self
+        else { return false }
+        switched = job
+        return true
+    }
+
     func enqueue(
         _ job: UnownedJob, toMain: Bool, original: JobRouting.Original?, entrance: UnownedSerialExecutor? = nil
     ) {
@@ -316,49 +347,91 @@ final class AsyncDriver: @unchecked Sendable {
         pthread_setspecific(JobRouting.threadKey, Unmanaged.passUnretained(self).toOpaque())
         defer { pthread_setspecific(JobRouting.threadKey, nil) }
         lock.lock()
-        while !abandoned, head < jobs.count {
-            let next = jobs[head]
-            if next.toMain != onMain {
-                let queue = serialQueueLocked()
-                lock.unlock()
-                startDrain(onMain: next.toMain, queue: queue)
-                return
-            }
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            lock.unlock()
-            if let entrance = next.entrance {
-                JobRouting.track(next.job) { $0.runSynchronously(on: entrance) }
-            } else if next.toMain {
-                JobRouting.track(next.job) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
-            } else {
-                // With Tick's task executor as the current one, so that work
-                // enqueued on "the current executor" (Task.yield) comes back here.
-                JobRouting.track(next.job) {
-                    $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
-                }
-            }
-            lock.lock()
-            completed &+= 1
-            if waiter != nil {
-                jobsWhileWaiting += 1
-                if jobsWhileWaiting > waiterBudget, let waiting = waiter {
-                    waiter = nil
-                    let ran = jobsWhileWaiting
+        while true {
+            while !abandoned, head < jobs.count {
+                let next = jobs[head]
+                if next.toMain != onMain {
+                    let queue = serialQueueLocked()
                     lock.unlock()
-                    waiting.resume(returning: .budgetExceeded(ran))
-                    lock.lock()
+                    startDrain(onMain: next.toMain, queue: queue)
+                    return
                 }
+                head += 1
+                if head == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                lock.unlock()
+                if let entrance = next.entrance {
+                    switchingJob = JobRouting.address(of: next.job)
+                    JobRouting.track(next.job) { $0.runSynchronously(on: entrance) }
+                } else if next.toMain {
+                    JobRouting.track(next.job) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
+                } else {
+                    switchingJob = JobRouting.address(of: next.job)
+                    runNonMain(next.job)
+                }
+                lock.lock()
+                jobRan()
+                // The task switched executors: it goes on at once (`takeSwitch`).
+                while let job = switched {
+                    switched = nil
+                    if abandoned {
+                        switchingJob = 0
+                        lock.unlock()
+                        JobRouting.runOnGlobalQueue(job)
+                        lock.lock()
+                        break
+                    }
+                    lock.unlock()
+                    runNonMain(job)
+                    lock.lock()
+                    jobRan()
+                }
+                switchingJob = 0
             }
+            // Quiescent. The waiting advance/run goes on, and its task comes
+            // back to this driver: keep draining, so that it runs here
+            // without a new drain being scheduled.
+            guard !abandoned, let waiting = waiter else { break }
+            waiter = nil
+            lock.unlock()
+            waiting.resume(returning: .quiet)
+            lock.lock()
+            if head == jobs.count { break }
         }
         draining = false
         let waiting = waiter
         waiter = nil
         lock.unlock()
         waiting?.resume(returning: abandoned ? .abandoned : .quiet)
+    }
+
+    /// Runs a job that is not for the main actor, with Tick's task executor
+    /// as the current one, so that work enqueued on "the current executor"
+    /// (Task.yield) comes back here.
+    @inline(__always)
+    private func runNonMain(_ job: UnownedJob) {
+        JobRouting.track(job) {
+            $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+        }
+    }
+
+    /// Counts a job run (under `lock`; may release it to end a wait over
+    /// its budget).
+    @inline(__always)
+    private func jobRan() {
+        completed &+= 1
+        if waiter != nil {
+            jobsWhileWaiting += 1
+            if jobsWhileWaiting > waiterBudget, let waiting = waiter {
+                waiter = nil
+                let ran = jobsWhileWaiting
+                lock.unlock()
+                waiting.resume(returning: .budgetExceeded(ran))
+                lock.lock()
+            }
+        }
     }
 
     // MARK: Quiescence

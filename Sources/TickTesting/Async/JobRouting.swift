@@ -101,7 +101,9 @@ enum JobRouting {
 
     private static func route(_ job: UnownedJob, _ original: Original, toMain: Bool) {
         if let driver = driver(for: job) {
-            driver.enqueue(job, toMain: toMain, original: original)
+            if toMain || !driver.takeSwitch(job) {
+                driver.enqueue(job, toMain: toMain, original: original)
+            }
             return
         }
         let previous = toMain ? installation.previousMain : installation.previousGlobal
@@ -236,10 +238,17 @@ enum JobRouting {
         let filter = roots.filter.load(ordering: .acquiring)
         if filter != 0 {
             let (task, job) = (currentTaskAddress, address(of: job))
-            if filter & Roots.bit(job) != 0 || task.map({ filter & Roots.bit($0) != 0 }) == true,
-                let driver = roots.driver(task: task, job: job)
-            {
-                return driver
+            if filter & Roots.bit(job) != 0 || task.map({ filter & Roots.bit($0) != 0 }) == true {
+                // Every root is the thread's driver's (one test running, the
+                // usual case): whichever rule applies, the job is that
+                // driver's, without the table. (`sole` is stored before
+                // `filter`: this filter's sole driver or a later one.)
+                if let driver = currentDriver,
+                    roots.sole.load(ordering: .acquiring) == UInt(bitPattern: ObjectIdentifier(driver))
+                {
+                    return driver.isLive ? driver : nil
+                }
+                if let driver = roots.driver(task: task, job: job) { return driver }
             }
         }
         if let driver = currentDriver, driver.isLive { return driver }
@@ -304,6 +313,9 @@ enum JobRouting {
         /// suspended, so no enqueue of a root can read the filter from before
         /// its registration.
         let filter = Atomic<UInt64>(0)
+        /// The driver of every root, when they all have the same one (its
+        /// `ObjectIdentifier`'s bits); else 0. Rewritten with `filter`.
+        let sole = Atomic<UInt>(0)
 
         @inline(__always)
         static func bit(_ address: UInt) -> UInt64 {
@@ -311,8 +323,11 @@ enum JobRouting {
             1 &<< ((UInt64(address) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
         }
 
-        /// Rewrites `filter` from `entries` (under `lock`).
+        /// Rewrites `sole` and `filter` from `entries` (under `lock`).
         private func refilter() {
+            let first = entries.first?.driver.id
+            let shared = entries.allSatisfy { $0.driver.id == first }
+            sole.store(shared ? first.map { UInt(bitPattern: $0) } ?? 0 : 0, ordering: .releasing)
             filter.store(entries.reduce(0) { $0 | Roots.bit($1.task) }, ordering: .releasing)
         }
 
