@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import Dispatch
+import Synchronization
 import Tick
 
 /// Runs the async work one TestScheduler drives, one job at a time, and
@@ -26,8 +27,9 @@ import Tick
 /// scheduler, until its first `await`. While it runs outside, the jobs it
 /// starts are held (see `heldRoot`), so they never run alongside it.
 final class AsyncDriver: @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`; `scheduler` is a
-    // weak reference (atomic on its own).
+    // @unchecked: every mutable field is guarded by `lock` (or, for
+    // `switched` and `switchingJob`, touched only by its drain's thread);
+    // `live` is atomic; `scheduler` is a weak reference (atomic on its own).
 
     /// The scheduler this driver belongs to; the driver takes no jobs once
     /// it is gone.
@@ -121,6 +123,7 @@ final class AsyncDriver: @unchecked Sendable {
     /// Makes the current task (if any) a root of this driver.
     func attach(to scheduler: TestScheduler) {
         self.scheduler = scheduler
+        live.store(true, ordering: .releasing)
         // Outside a task (a command-line tool, a benchmark) there is nothing
         // to drive yet: the hooks are installed at the first async use.
         guard JobRouting.currentTaskAddress != nil else { return }
@@ -139,7 +142,15 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     /// `true` while the scheduler is alive: only then are jobs routed here.
-    var isLive: Bool { scheduler != nil }
+    /// Asked on every enqueue: an atomic flag, cleared by the scheduler's
+    /// deinit, rather than a load of the weak reference (and a retain and a
+    /// release of the scheduler, through its side table).
+    @inline(__always)
+    var isLive: Bool { live.load(ordering: .acquiring) }
+    private let live = Atomic<Bool>(false)
+
+    /// Called by the scheduler's deinit: no job is routed here from now on.
+    func schedulerGone() { live.store(false, ordering: .releasing) }
 
     /// `true` if the runtime hooks are installed (the driver can drive anything).
     var isActive: Bool { JobRouting.installation.isActive }
@@ -246,7 +257,8 @@ final class AsyncDriver: @unchecked Sendable {
     /// `true` if the calling code runs under this driver: inside one of its
     /// jobs, or in one of its root tasks.
     var isDrivingCurrentContext: Bool {
-        if let current = JobRouting.currentDriver { return current === self }
+        if JobRouting.isCurrentDriver(self) { return true }
+        if JobRouting.currentDriver != nil { return false }
         guard let task = JobRouting.currentTaskAddress else { return false }
         return JobRouting.roots.isRoot(task: task, of: self)
     }
@@ -282,8 +294,7 @@ final class AsyncDriver: @unchecked Sendable {
     /// meanwhile, and without the queue (about twenty switches a
     /// `virtualClock` sleep and its wake-up).
     func takeSwitch(_ job: UnownedJob) -> Bool {
-        guard switchingJob == JobRouting.address(of: job), switched == nil,
-            JobRouting.currentDriver === self
+        guard switchingJob == JobRouting.address(of: job), switched == nil, JobRouting.isCurrentDriver(self)
         else { return false }
         switched = job
         return true
@@ -441,7 +452,7 @@ final class AsyncDriver: @unchecked Sendable {
     ///
     /// - Parameter budget: the most jobs that may run while waiting; past it
     ///   the wait ends with `.budgetExceeded`.
-    func quiescence(budget: Int, isolation: isolated (any Actor)? = #isolation) async -> Outcome {
+    nonisolated(nonsending) func quiescence(budget: Int) async -> Outcome {
         // The caller waits from here on: what it started may run.
         releaseHold(.awaited)
         // A caller outside this driver's jobs (the test body on its own
@@ -451,7 +462,7 @@ final class AsyncDriver: @unchecked Sendable {
         // its return to its own isolation is then enqueued from inside this
         // driver's job, so it comes back here too. From then on the caller
         // runs inside the driver, never beside the jobs it starts.
-        if JobRouting.currentDriver !== self && !lock.withLock({ abandoned }) {
+        if !JobRouting.isCurrentDriver(self) && !lock.withLock({ abandoned }) {
             await entrance.visit()
         }
         lock.lock()
@@ -461,12 +472,12 @@ final class AsyncDriver: @unchecked Sendable {
         }
         // Inside one of this driver's jobs with nothing queued, the caller
         // is the only work there is: already quiescent.
-        if head == jobs.count && (!draining || JobRouting.currentDriver === self) {
+        if head == jobs.count && (!draining || JobRouting.isCurrentDriver(self)) {
             lock.unlock()
             return .quiet
         }
         lock.unlock()
-        return await withUnsafeContinuation(isolation: isolation) { continuation in
+        return await withUnsafeContinuation(isolation: #isolation) { continuation in
             lock.lock()
             if abandoned {
                 lock.unlock()

@@ -49,7 +49,7 @@ import Tick
 // - it is enqueued by, or is, a "root" task of the driver: the task that
 //   created the TestScheduler, or that used its async API (`virtualClock`,
 //   an async `advance`/`run`, `expect(asyncSequence)`).
-// The second rule is checked first (see `driver(for:)`). Both stop the moment
+// The second rule is checked first (see `withDriver(for:_:)`). Both stop the moment
 // the TestScheduler is deallocated; jobs a driver still holds then go to the
 // runtime (`AsyncDriver.deinit`).
 
@@ -92,20 +92,19 @@ enum JobRouting {
 
     /// A main-actor job that reached `RoutingMainExecutor`.
     static func routeMain(_ job: UnownedJob) {
-        if let driver = driver(for: job) {
+        let taken = withDriver(for: job) { driver in
             driver.enqueue(job, toMain: true, original: nil)
-        } else {
-            RoutingMainExecutor.runOnMainQueue(job)
         }
+        if !taken { RoutingMainExecutor.runOnMainQueue(job) }
     }
 
     private static func route(_ job: UnownedJob, _ original: Original, toMain: Bool) {
-        if let driver = driver(for: job) {
+        let taken = withDriver(for: job) { driver in
             if toMain || !driver.takeSwitch(job) {
                 driver.enqueue(job, toMain: toMain, original: original)
             }
-            return
         }
+        if taken { return }
         let previous = toMain ? installation.previousMain : installation.previousGlobal
         if let previous {
             previous(job, original)
@@ -228,13 +227,27 @@ enum JobRouting {
         return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// The driver that owns `job`: see the comment at the top of this file.
+    /// `true` if the current thread is running a job of `driver` (compares
+    /// addresses: no reference counting, which an `AsyncDriver`, referenced
+    /// weakly, pays through its side table).
+    @inline(__always)
+    static func isCurrentDriver(_ driver: AsyncDriver) -> Bool {
+        pthread_getspecific(threadKey) == Unmanaged.passUnretained(driver).toOpaque()
+    }
+
+    /// Calls `body` with the driver that owns `job` (see the comment at the
+    /// top of this file); `false` if no driver does.
     ///
     /// A root wins over the thread's driver: with tests running in parallel,
     /// one test's task can end up running inside another scheduler's job
     /// (the test runner's own continuation was enqueued from there), and the
     /// work of the scheduler it created must still go to that scheduler.
-    static func driver(for job: UnownedJob) -> AsyncDriver? {
+    ///
+    /// The thread's driver is used without retaining it: its drain, which
+    /// set the thread-local, holds a reference until it returns.
+    @inline(__always)
+    static func withDriver(for job: UnownedJob, _ body: (AsyncDriver) -> Void) -> Bool {
+        let current = pthread_getspecific(threadKey)
         let filter = roots.filter.load(ordering: .acquiring)
         if filter != 0 {
             let (task, job) = (currentTaskAddress, address(of: job))
@@ -243,16 +256,25 @@ enum JobRouting {
                 // usual case): whichever rule applies, the job is that
                 // driver's, without the table. (`sole` is stored before
                 // `filter`: this filter's sole driver or a later one.)
-                if let driver = currentDriver,
-                    roots.sole.load(ordering: .acquiring) == UInt(bitPattern: ObjectIdentifier(driver))
-                {
-                    return driver.isLive ? driver : nil
+                if let current, roots.sole.load(ordering: .acquiring) == UInt(bitPattern: current) {
+                    return Unmanaged<AsyncDriver>.fromOpaque(current)._withUnsafeGuaranteedRef { driver in
+                        guard driver.isLive else { return false }
+                        body(driver)
+                        return true
+                    }
                 }
-                if let driver = roots.driver(task: task, job: job) { return driver }
+                if let driver = roots.driver(task: task, job: job) {
+                    body(driver)
+                    return true
+                }
             }
         }
-        if let driver = currentDriver, driver.isLive { return driver }
-        return nil
+        guard let current else { return false }
+        return Unmanaged<AsyncDriver>.fromOpaque(current)._withUnsafeGuaranteedRef { driver in
+            guard driver.isLive else { return false }
+            body(driver)
+            return true
+        }
     }
 
     /// The current task's address (a task is its own first job).
@@ -403,11 +425,10 @@ final class DrivenTaskExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        if let driver = JobRouting.driver(for: job) {
+        let taken = JobRouting.withDriver(for: job) { driver in
             driver.enqueue(job, toMain: false, original: nil)
-        } else {
-            Self.runOnGlobalQueue(job)
         }
+        if !taken { Self.runOnGlobalQueue(job) }
     }
 
     /// Runs `job` like the global concurrent executor would.
