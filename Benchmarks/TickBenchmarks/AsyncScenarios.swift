@@ -18,7 +18,7 @@ enum AsyncScenarios {
     static func virtualSleep(_ n: Int, repetitions: Int, name: String = "async_sleep") -> Measurement {
         var rng = SeededGenerator(seed: 0xA51C)
         let delays = (0..<n).map { _ in Duration.milliseconds(Int.random(in: 1...1000, using: &rng)) }
-        return measure(name, operations: n, repetitions: repetitions, setup: { () }) { _ in
+        return measure(name, operations: n, repetitions: repetitions, cpu: true, setup: { () }) { _ in
             runInTask {
                 let scheduler = TestScheduler(stepBudget: .max)
                 let clock = scheduler.virtualClock
@@ -68,7 +68,7 @@ enum AsyncScenarios {
     static func floorVirtualSleep(_ n: Int, repetitions: Int, name: String = "floor_async_sleep") -> Measurement {
         var rng = SeededGenerator(seed: 0xA51C)
         let delays = (0..<n).map { _ in Int.random(in: 1...1000, using: &rng) }
-        return measure(name, operations: n, repetitions: repetitions, setup: { () }) { _ in
+        return measure(name, operations: n, repetitions: repetitions, cpu: true, setup: { () }) { _ in
             let executor = InlineTaskExecutor()
             let sleepers = Sleepers()
             let woken = AtomicCounter()
