@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Tick
 
 extension TestScheduler {
@@ -56,12 +63,26 @@ extension TestScheduler {
             if driver.isActive && !driver.isDrivingCurrentContext { driver.reportEscapedSleep() }
             guard deadline > scheduler.now else { return }
             let sleeper = Sleeper()
-            try await withTaskCancellationHandler {
-                try await withUnsafeThrowingContinuation { continuation in
-                    sleeper.start(continuation, on: scheduler, until: deadline)
+            guard let handlers = CancellationHandlers.runtime else {
+                try await withTaskCancellationHandler {
+                    try await withUnsafeThrowingContinuation { continuation in
+                        sleeper.start(continuation, on: scheduler, until: deadline)
+                    }
+                } onCancel: {
+                    sleeper.cancel()
                 }
-            } onCancel: {
-                sleeper.cancel()
+                return
+            }
+            // What withTaskCancellationHandler does, without its change of
+            // executor on the way in and out (see `CancellationHandlers`).
+            let onCancel: @Sendable () -> Void = { sleeper.cancel() }
+            let record = handlers.add(onCancel)
+            defer {
+                if let record { handlers.remove(record) }
+                withExtendedLifetime(onCancel) {}
+            }
+            try await withUnsafeThrowingContinuation(isolation: #isolation) { continuation in
+                sleeper.start(continuation, on: scheduler, until: deadline)
             }
         }
     }
@@ -130,4 +151,37 @@ final class Sleeper: @unchecked Sendable {
             continuation.resume(throwing: CancellationError())
         }
     }
+}
+
+/// The runtime's entry points behind `withTaskCancellationHandler`
+/// (`swift_task_addCancellationHandler` and
+/// `swift_task_removeCancellationHandler`, exported since Swift 5.5 and
+/// called from inlinable standard library code, so part of its ABI), looked
+/// up like the hooks.
+///
+/// `withTaskCancellationHandler` is not inlinable and runs in the isolation
+/// it is given: a call from a sleep on a driven task enters and leaves it
+/// with two executor switches, and its operation closure two more (each a
+/// job while the driver's task executor is current; see `JobRouting`).
+/// `VirtualClock.sleep(until:)` registers its handler itself instead,
+/// in its caller's isolation.
+struct CancellationHandlers: @unchecked Sendable {
+    // @unchecked: two thin function pointers, set once.
+    typealias Add = @convention(thin) (() -> Void) -> UnsafeRawPointer?
+    typealias Remove = @convention(thin) (UnsafeRawPointer) -> Void
+
+    /// Adds `handler` to the current task's cancellation handlers; runs it
+    /// at once if the task is already cancelled (and then may return nil:
+    /// nothing to remove). The caller keeps `handler` alive until removed.
+    let add: Add
+    /// Removes a handler `add` returned, in the same task.
+    let remove: Remove
+
+    static let runtime: CancellationHandlers? = {
+        guard let handle = dlopen(nil, RTLD_NOW),
+            let add = dlsym(handle, "swift_task_addCancellationHandler"),
+            let remove = dlsym(handle, "swift_task_removeCancellationHandler")
+        else { return nil }
+        return CancellationHandlers(add: unsafeBitCast(add, to: Add.self), remove: unsafeBitCast(remove, to: Remove.self))
+    }()
 }
