@@ -85,6 +85,14 @@ final class AsyncDriver: @unchecked Sendable {
     /// dispatch queue).
     @exclusivity(unchecked) private var switched: UnownedJob?
     @exclusivity(unchecked) private var switchingJob: UInt = 0
+
+    /// The job run the drain's thread is in (what `JobRouting.runningJob`
+    /// reads there), written only by the drain (one at a time).
+    private let runningJob: UnsafeMutablePointer<JobRouting.RunningJob> = {
+        let slot = UnsafeMutablePointer<JobRouting.RunningJob>.allocate(capacity: 1)
+        slot.initialize(to: .none)
+        return slot
+    }()
     // `jobs`, `head` and `rootTasks` are only touched under `lock` (or in
     // `deinit`), so they skip the runtime exclusivity checks.
     @exclusivity(unchecked) private var jobs: [Pending] = []
@@ -131,6 +139,7 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     deinit {
+        runningJob.deallocate()
         // A driver that never had a root task (no async use, outside a task)
         // has nothing to remove: no need to take the routing table's lock.
         if !rootTasks.isEmpty { JobRouting.roots.remove(tasks: rootTasks, of: self) }
@@ -356,7 +365,15 @@ final class AsyncDriver: @unchecked Sendable {
     /// or not); hands over to the other queue when the next one is not.
     private func drain(onMain: Bool) {
         pthread_setspecific(JobRouting.threadKey, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(JobRouting.threadKey, nil) }
+        // The thread's running job is this drain's slot for the whole drain
+        // (see `JobRouting.track(_:in:_:)`).
+        let runningJobKey = JobRouting.runningJobKey
+        let outerRunningJob = pthread_getspecific(runningJobKey)
+        pthread_setspecific(runningJobKey, runningJob)
+        defer {
+            pthread_setspecific(runningJobKey, outerRunningJob)
+            pthread_setspecific(JobRouting.threadKey, nil)
+        }
         lock.lock()
         while true {
             while !abandoned, head < jobs.count {
@@ -375,9 +392,9 @@ final class AsyncDriver: @unchecked Sendable {
                 lock.unlock()
                 if let entrance = next.entrance {
                     switchingJob = JobRouting.address(of: next.job)
-                    JobRouting.track(next.job) { $0.runSynchronously(on: entrance) }
+                    JobRouting.track(next.job, in: runningJob) { $0.runSynchronously(on: entrance) }
                 } else if next.toMain {
-                    JobRouting.track(next.job) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
+                    JobRouting.track(next.job, in: runningJob) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
                 } else {
                     switchingJob = JobRouting.address(of: next.job)
                     runNonMain(next.job)
@@ -423,7 +440,7 @@ final class AsyncDriver: @unchecked Sendable {
     /// (Task.yield) comes back here.
     @inline(__always)
     private func runNonMain(_ job: UnownedJob) {
-        JobRouting.track(job) {
+        JobRouting.track(job, in: runningJob) {
             $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
         }
     }

@@ -132,6 +132,9 @@ enum JobRouting {
     struct RunningJob: Equatable {
         let address: UInt
         let run: UInt64
+
+        /// No job: between the runs of a driver's drain.
+        static var none: RunningJob { RunningJob(address: 0, run: 0) }
     }
 
     private static let runs = Atomic<UInt64>(0)
@@ -154,6 +157,18 @@ enum JobRouting {
             pthread_setspecific(runningJobKey, outer)
         }
         if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(running.run) }
+    }
+
+    /// `track(_:_:)` for a driver's drain, whose thread-local points at
+    /// `slot` for the whole drain (set and restored once, not per run):
+    /// `slot` says which run the thread is in, and no job between runs.
+    @inline(__always)
+    static func track(_ job: UnownedJob, in slot: UnsafeMutablePointer<RunningJob>, _ body: (UnownedJob) -> Void) {
+        let run = runs.add(1, ordering: .relaxed).newValue
+        slot.pointee = RunningJob(address: address(of: job), run: run)
+        body(job)
+        slot.pointee = .none
+        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(run) }
     }
 
     /// Runs `job` like the global concurrent executor would (on the global
