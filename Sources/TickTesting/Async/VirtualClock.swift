@@ -54,6 +54,16 @@ extension TestScheduler {
         /// Zero: virtual time is exact to the attosecond.
         public var minimumResolution: Duration { .zero }
 
+        /// Suspends for `duration` of virtual time: `Clock.sleep(for:)`
+        /// (`sleep(until: now + duration)`), in its caller's isolation like
+        /// ``sleep(until:tolerance:)``. The standard library's version, which
+        /// code written against `any Clock<Duration>` calls, is a nonisolated
+        /// async function: on a task the scheduler drives, entering and
+        /// leaving it switches executors (one job each, see Docs/AsyncAwait.md).
+        nonisolated(nonsending) public func sleep(for duration: Duration, tolerance: Duration? = nil) async throws {
+            try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
+        }
+
         /// Suspends until the scheduler's time reaches `deadline` (see the
         /// rules above). It runs in its caller's isolation
         /// (`nonisolated(nonsending)`): calling it switches no executor.
