@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 import Tick
 
 extension TestScheduler {
@@ -100,65 +101,98 @@ extension TestScheduler {
 
 /// One pending virtual sleep: its continuation and its heap entry, resumed
 /// exactly once (by the entry, by cancellation, or when released unresumed).
+///
+/// Its state is one atomic word rather than a lock (a lock is an object of
+/// its own: an allocation and two lock round trips a sleep). The
+/// continuation and the entry are written by `start` before it publishes
+/// `sleeping` (a releasing exchange), and read only by whoever then moves the
+/// state on from `sleeping` (an acquiring one), or by `start` itself.
 final class Sleeper: @unchecked Sendable {
-    // @unchecked: `state` is guarded by `lock`.
+    // @unchecked: `continuation` and `entry` are published through `state`
+    // as described above; `state` is atomic.
     private enum State {
-        case starting
-        case sleeping(UnsafeContinuation<Void, any Error>, ScheduledEntry)
-        case cancelledEarly
-        case finished
+        static let starting: UInt8 = 0
+        static let sleeping: UInt8 = 1
+        static let finished: UInt8 = 2
+        /// Cancelled before `start` scheduled the wake-up: `start` throws.
+        static let cancelledEarly: UInt8 = 3
+        /// The entry ran before `start` published `sleeping` (another
+        /// thread advanced the scheduler meanwhile): `start` resumes.
+        static let wokenEarly: UInt8 = 4
     }
 
-    private let lock = Lock()
-    private var state = State.starting
+    private let state = Atomic<UInt8>(State.starting)
+    @exclusivity(unchecked) private var continuation: UnsafeContinuation<Void, any Error>?
+    @exclusivity(unchecked) private var entry: ScheduledEntry?
 
-    /// Schedules the wake-up. The order of locks is this sleeper's, then the
-    /// scheduler's; nothing takes them the other way round.
+    /// Schedules the wake-up.
     func start(_ continuation: UnsafeContinuation<Void, any Error>, on scheduler: TestScheduler, until deadline: SchedulerInstant) {
-        lock.lock()
-        guard case .starting = state else {
-            state = .finished
-            lock.unlock()
+        if state.load(ordering: .acquiring) == State.cancelledEarly {
+            state.store(State.finished, ordering: .relaxed)
             continuation.resume(throwing: CancellationError())
             return
         }
-        let entry = scheduler.enqueue(due: deadline) { [self] in wake() }
-        state = .sleeping(continuation, entry)
-        lock.unlock()
+        self.continuation = continuation
+        entry = scheduler.enqueue(due: deadline) { [self] in wake() }
+        let (published, was) = state.compareExchange(
+            expected: State.starting, desired: State.sleeping, ordering: .acquiringAndReleasing)
+        if published { return }
+        state.store(State.finished, ordering: .relaxed)
+        if was == State.wokenEarly {
+            continuation.resume()
+        } else {
+            // Cancelled while the wake-up was being scheduled.
+            entry?.dispose()
+            continuation.resume(throwing: CancellationError())
+        }
     }
 
     private func wake() {
-        lock.lock()
-        guard case .sleeping(let continuation, _) = state else {
-            lock.unlock()
-            return
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let next: UInt8
+            switch current {
+            case State.sleeping: next = State.finished
+            case State.starting: next = State.wokenEarly
+            default: return
+            }
+            let (exchanged, was) = state.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current == State.sleeping { continuation?.resume() }
+                return
+            }
+            current = was
         }
-        state = .finished
-        lock.unlock()
-        continuation.resume()
     }
 
     func cancel() {
-        lock.lock()
-        switch state {
-        case .starting:
-            state = .cancelledEarly
-            lock.unlock()
-        case .sleeping(let continuation, let entry):
-            state = .finished
-            lock.unlock()
-            entry.dispose()
-            continuation.resume(throwing: CancellationError())
-        case .cancelledEarly, .finished:
-            lock.unlock()
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let next: UInt8
+            switch current {
+            case State.sleeping: next = State.finished
+            case State.starting: next = State.cancelledEarly
+            default: return
+            }
+            let (exchanged, was) = state.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current == State.sleeping {
+                    entry?.dispose()
+                    continuation?.resume(throwing: CancellationError())
+                }
+                return
+            }
+            current = was
         }
     }
 
     deinit {
         // Released with the scheduler's heap while still asleep: the task
         // must not hang forever.
-        if case .sleeping(let continuation, _) = state {
-            continuation.resume(throwing: CancellationError())
+        if state.load(ordering: .acquiring) == State.sleeping {
+            continuation?.resume(throwing: CancellationError())
         }
     }
 }
