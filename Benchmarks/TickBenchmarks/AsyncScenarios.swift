@@ -18,7 +18,7 @@ enum AsyncScenarios {
     static func virtualSleep(_ n: Int, repetitions: Int, name: String = "async_sleep") -> Measurement {
         var rng = SeededGenerator(seed: 0xA51C)
         let delays = (0..<n).map { _ in Duration.milliseconds(Int.random(in: 1...1000, using: &rng)) }
-        return measure(name, operations: n, repetitions: repetitions, setup: { () }) { _ in
+        return measure(name, operations: n, repetitions: repetitions, cpu: true, setup: { () }) { _ in
             runInTask {
                 let scheduler = TestScheduler(stepBudget: .max)
                 let clock = scheduler.virtualClock
@@ -68,14 +68,14 @@ enum AsyncScenarios {
     static func floorVirtualSleep(_ n: Int, repetitions: Int, name: String = "floor_async_sleep") -> Measurement {
         var rng = SeededGenerator(seed: 0xA51C)
         let delays = (0..<n).map { _ in Int.random(in: 1...1000, using: &rng) }
-        return measure(name, operations: n, repetitions: repetitions, setup: { () }) { _ in
+        return measure(name, operations: n, repetitions: repetitions, cpu: true, setup: { () }) { _ in
             let executor = InlineTaskExecutor()
             let sleepers = Sleepers()
             let woken = AtomicCounter()
-            for (index, delay) in delays.enumerated() {
+            for delay in delays {
                 Task(executorPreference: executor) {
                     await withUnsafeContinuation { continuation in
-                        sleepers.add(due: delay, index: index, continuation)
+                        sleepers.add(due: delay, continuation)
                     }
                     woken.value.add(1, ordering: .relaxed)
                 }
@@ -89,39 +89,45 @@ enum AsyncScenarios {
         }
     }
 
-    /// The floor's sleepers: continuations with their due times.
+    /// The floor's sleepers: continuations with their due times (whole
+    /// milliseconds, 1 to 1000), in one list per due time, so that reading
+    /// them in (due time, creation) order is a pass over the lists (no sort).
     final class Sleepers: Sendable {
-        private let entries = Mutex<[(due: Int, index: Int, continuation: UnsafeContinuation<Void, Never>)]>([])
+        private let byDue = Mutex<[[UnsafeContinuation<Void, Never>]]>(Array(repeating: [], count: 1001))
 
-        func add(due: Int, index: Int, _ continuation: UnsafeContinuation<Void, Never>) {
-            entries.withLock { $0.append((due, index, continuation)) }
+        /// Called by the tasks in creation order (each runs to its
+        /// suspension before the next starts).
+        func add(due: Int, _ continuation: UnsafeContinuation<Void, Never>) {
+            byDue.withLock { $0[due].append(continuation) }
         }
 
         func inDueOrder() -> [UnsafeContinuation<Void, Never>] {
-            entries.withLock { entries in
-                entries.sorted { ($0.due, $0.index) < ($1.due, $1.index) }.map(\.continuation)
-            }
+            byDue.withLock { $0.flatMap { $0 } }
         }
     }
 
     /// A task executor whose jobs wait until the measuring thread runs them.
-    final class InlineTaskExecutor: TaskExecutor {
+    final class InlineTaskExecutor: TaskExecutor, @unchecked Sendable {
+        // @unchecked: `batch` is touched only by the measuring thread (in
+        // `runAll`), and exchanged with `jobs` under its lock.
         private let jobs = Mutex<[UnownedJob]>([])
+        /// The batch being run (swapped with `jobs`: neither is reallocated).
+        private var batch: [UnownedJob] = []
 
         func enqueue(_ job: consuming ExecutorJob) {
             let job = UnownedJob(job)
             jobs.withLock { $0.append(job) }
         }
 
-        /// Runs jobs, in the order they came, until none is left.
+        /// Runs jobs, in the order they came, until none is left (only the
+        /// measuring thread calls it).
         func runAll() {
+            let executor = asUnownedTaskExecutor()
             while true {
-                let batch = jobs.withLock { jobs in
-                    defer { jobs.removeAll(keepingCapacity: true) }
-                    return jobs
-                }
+                jobs.withLock { swap(&$0, &batch) }
                 if batch.isEmpty { return }
-                for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+                for job in batch { job.runSynchronously(on: executor) }
+                batch.removeAll(keepingCapacity: true)
             }
         }
     }

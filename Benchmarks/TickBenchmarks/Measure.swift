@@ -12,6 +12,9 @@ struct Measurement {
     let operations: Int
     let seconds: [Double]
     var notes: [String] = []
+    /// The process's CPU time (every thread, user and system) of each
+    /// repetition, when measured (``measure(_:operations:repetitions:cpu:setup:_:)``).
+    var cpuSeconds: [Double] = []
 
     var median: Double {
         let sorted = seconds.sorted()
@@ -21,12 +24,20 @@ struct Measurement {
 
     var nanosecondsPerOperation: Double { median * 1e9 / Double(operations) }
 
+    /// The median CPU time per operation, if measured.
+    var cpuNanosecondsPerOperation: Double? {
+        guard !cpuSeconds.isEmpty else { return nil }
+        let sorted = cpuSeconds.sorted()
+        return sorted[sorted.count / 2] * 1e9 / Double(operations)
+    }
+
     /// `name: N ops, T s, ns/op, ops/s` (median of the repetitions).
     var line: String {
         let opsPerSecond = Double(operations) / median
         var text =
             "\(name): \(operations) ops, \(format(median, 4)) s, \(format(nanosecondsPerOperation, 1)) ns/op, \(format(opsPerSecond, 0)) ops/s"
         text += " (median of \(seconds.count))"
+        if let cpu = cpuNanosecondsPerOperation { text += ", cpu \(format(cpu, 1)) ns/op" }
         if !notes.isEmpty { text += ", " + notes.joined(separator: ", ") }
         return text
     }
@@ -50,6 +61,20 @@ func time(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
+/// The CPU time the process has used so far (every thread, user and system),
+/// in seconds: unlike wall time, it leaves out the time the process waited
+/// for a core while other processes ran.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// Set by `--callgrind` (see `Benchmarks/gate.sh`): every scenario runs its
 /// measured region once untimed (a warm-up, so one-time costs such as lazy
 /// metadata are not counted), then once inside ``measuredRegion(_:)``, the only
@@ -67,8 +92,10 @@ func measuredRegion(_ body: () -> Void) {
 
 /// Runs `setup` + `measured` `repetitions` times; only `measured` is timed.
 /// In ``callgrindMode``: one untimed warm-up, then one run inside ``measuredRegion(_:)``.
+/// With `cpu`, each repetition's process CPU time is measured too (printed
+/// as `cpu … ns/op`).
 func measure<State>(
-    _ name: String, operations: Int, repetitions: Int,
+    _ name: String, operations: Int, repetitions: Int, cpu: Bool = false,
     setup: () -> State, _ measured: (inout State) -> Void
 ) -> Measurement {
     if callgrindMode {
@@ -79,11 +106,16 @@ func measure<State>(
         return Measurement(name: name, operations: operations, seconds: [seconds])
     }
     var seconds: [Double] = []
+    var cpuSeconds: [Double] = []
     for _ in 0..<repetitions {
         var state = setup()
+        let cpuStart = cpu ? processCPUSeconds() : 0
         seconds.append(time { measured(&state) })
+        if cpu { cpuSeconds.append(processCPUSeconds() - cpuStart) }
     }
-    return Measurement(name: name, operations: operations, seconds: seconds)
+    var result = Measurement(name: name, operations: operations, seconds: seconds)
+    result.cpuSeconds = cpuSeconds
+    return result
 }
 
 /// Like ``measure(_:operations:repetitions:setup:_:)`` for two programs doing

@@ -124,6 +124,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     deinit {
+        // Async work is no longer routed to this scheduler's driver.
+        asyncDriver.schedulerGone()
         // Work still pending goes with the scheduler: no longer a live resource.
         counter.decrement(by: pendingCount)
         storage.deinitialize(count: 1)

@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import Dispatch
+import Synchronization
 import Tick
 
 /// Runs the async work one TestScheduler drives, one job at a time, and
@@ -28,8 +29,9 @@ import Tick
 /// that runs where Tick cannot see its jobs end is reported instead (see
 /// `reportRootOutside`).
 final class AsyncDriver: @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`; `scheduler` is a
-    // weak reference (atomic on its own).
+    // @unchecked: every mutable field is guarded by `lock` (or, for
+    // `switched` and `switchingJob`, touched only by its drain's thread);
+    // `live` is atomic; `scheduler` is a weak reference (atomic on its own).
 
     /// The scheduler this driver belongs to; the driver takes no jobs once
     /// it is gone.
@@ -74,6 +76,25 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     private let lock = Lock()
+
+    /// A task that switched executors in the job the non-main drain is
+    /// running (see `takeSwitch`), and the address of that job.
+    ///
+    /// @exclusivity(unchecked): touched only by the thread running this
+    /// driver's drain: the drain itself, and `takeSwitch`, which the runtime
+    /// calls synchronously from inside the job that drain runs (the two
+    /// drains, main and not, never run at once, and hand over through a
+    /// dispatch queue).
+    @exclusivity(unchecked) private var switched: UnownedJob?
+    @exclusivity(unchecked) private var switchingJob: UInt = 0
+
+    /// The job run the drain's thread is in (what `JobRouting.runningJob`
+    /// reads there), written only by the drain (one at a time).
+    private let runningJob: UnsafeMutablePointer<JobRouting.RunningJob> = {
+        let slot = UnsafeMutablePointer<JobRouting.RunningJob>.allocate(capacity: 1)
+        slot.initialize(to: .none)
+        return slot
+    }()
     // `jobs`, `head` and `rootTasks` are only touched under `lock` (or in
     // `deinit`), so they skip the runtime exclusivity checks.
     @exclusivity(unchecked) private var jobs: [Pending] = []
@@ -115,6 +136,7 @@ final class AsyncDriver: @unchecked Sendable {
         self.scheduler = scheduler
         // Not shared with another thread yet: no lock needed.
         lastSite = site
+        live.store(true, ordering: .releasing)
         // Outside a task (a command-line tool, a benchmark) there is nothing
         // to drive yet (the hooks went in at load, or go in at the first
         // async use where the load-time initializer did not run).
@@ -123,6 +145,7 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     deinit {
+        runningJob.deallocate()
         // A driver that never had a root task (no async use, outside a task)
         // has nothing to remove: no need to take the routing table's lock.
         if !rootTasks.isEmpty { JobRouting.roots.remove(tasks: rootTasks, of: self) }
@@ -134,7 +157,15 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     /// `true` while the scheduler is alive: only then are jobs routed here.
-    var isLive: Bool { scheduler != nil }
+    /// Asked on every enqueue: an atomic flag, cleared by the scheduler's
+    /// deinit, rather than a load of the weak reference (and a retain and a
+    /// release of the scheduler, through its side table).
+    @inline(__always)
+    var isLive: Bool { live.load(ordering: .acquiring) }
+    private let live = Atomic<Bool>(false)
+
+    /// Called by the scheduler's deinit: no job is routed here from now on.
+    func schedulerGone() { live.store(false, ordering: .releasing) }
 
     /// `true` if the runtime hooks are installed (the driver can drive anything).
     var isActive: Bool { JobRouting.installation.isActive }
@@ -236,7 +267,8 @@ final class AsyncDriver: @unchecked Sendable {
     /// `true` if the calling code runs under this driver: inside one of its
     /// jobs, or in one of its root tasks.
     var isDrivingCurrentContext: Bool {
-        if let current = JobRouting.currentDriver { return current === self }
+        if JobRouting.isCurrentDriver(self) { return true }
+        if JobRouting.currentDriver != nil { return false }
         guard let task = JobRouting.currentTaskAddress else { return false }
         return JobRouting.roots.isRoot(task: task, of: self)
     }
@@ -258,6 +290,25 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     // MARK: Running jobs
+
+    /// Takes `job` to run right after the job this thread's non-main drain
+    /// is running, when it is that very job: the task is switching
+    /// executors.
+    ///
+    /// While the driver runs a non-main job, its task executor is the
+    /// current one, and a task without a preferred task executor then
+    /// switches (suspends and enqueues itself) whenever it enters or
+    /// leaves a nonisolated async function; without Tick it would go on
+    /// running on the same thread. So the switch's job runs next, as if
+    /// there had been no switch, instead of after the jobs queued
+    /// meanwhile, and without the queue (about twenty switches a
+    /// `virtualClock` sleep and its wake-up).
+    func takeSwitch(_ job: UnownedJob) -> Bool {
+        guard switchingJob == JobRouting.address(of: job), switched == nil, JobRouting.isCurrentDriver(self)
+        else { return false }
+        switched = job
+        return true
+    }
 
     func enqueue(
         _ job: UnownedJob, toMain: Bool, original: JobRouting.Original?, entrance: UnownedSerialExecutor? = nil
@@ -336,51 +387,101 @@ final class AsyncDriver: @unchecked Sendable {
     /// or not); hands over to the other queue when the next one is not.
     private func drain(onMain: Bool) {
         pthread_setspecific(JobRouting.threadKey, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(JobRouting.threadKey, nil) }
+        // The thread's running job is this drain's slot for the whole drain
+        // (see `JobRouting.track(_:in:_:)`).
+        let runningJobKey = JobRouting.runningJobKey
+        let outerRunningJob = pthread_getspecific(runningJobKey)
+        pthread_setspecific(runningJobKey, runningJob)
+        defer {
+            pthread_setspecific(runningJobKey, outerRunningJob)
+            pthread_setspecific(JobRouting.threadKey, nil)
+        }
         lock.lock()
-        while !abandoned, head < jobs.count {
-            let next = jobs[head]
-            if next.toMain != onMain {
-                let queue = serialQueueLocked()
-                lock.unlock()
-                startDrain(onMain: next.toMain, queue: queue)
-                return
-            }
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            lock.unlock()
-            if let entrance = next.entrance {
-                JobRouting.track(next.job) { $0.runSynchronously(on: entrance) }
-            } else if next.toMain {
-                JobRouting.track(next.job) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
-            } else {
-                // With Tick's task executor as the current one, so that work
-                // enqueued on "the current executor" (Task.yield) comes back here.
-                JobRouting.track(next.job) {
-                    $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
-                }
-            }
-            lock.lock()
-            completed &+= 1
-            if waiter != nil {
-                jobsWhileWaiting += 1
-                if jobsWhileWaiting > waiterBudget, let waiting = waiter {
-                    waiter = nil
-                    let ran = jobsWhileWaiting
+        while true {
+            while !abandoned, head < jobs.count {
+                let next = jobs[head]
+                if next.toMain != onMain {
+                    let queue = serialQueueLocked()
                     lock.unlock()
-                    waiting.resume(returning: .budgetExceeded(ran))
-                    lock.lock()
+                    startDrain(onMain: next.toMain, queue: queue)
+                    return
                 }
+                head += 1
+                if head == jobs.count {
+                    jobs.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                lock.unlock()
+                if let entrance = next.entrance {
+                    switchingJob = JobRouting.address(of: next.job)
+                    JobRouting.track(next.job, in: runningJob) { $0.runSynchronously(on: entrance) }
+                } else if next.toMain {
+                    JobRouting.track(next.job, in: runningJob) { $0.runSynchronously(on: RoutingMainExecutor.reference) }
+                } else {
+                    switchingJob = JobRouting.address(of: next.job)
+                    runNonMain(next.job)
+                }
+                lock.lock()
+                jobRan()
+                // The task switched executors: it goes on at once (`takeSwitch`).
+                while let job = switched {
+                    switched = nil
+                    if abandoned {
+                        switchingJob = 0
+                        lock.unlock()
+                        JobRouting.runOnGlobalQueue(job)
+                        lock.lock()
+                        break
+                    }
+                    lock.unlock()
+                    runNonMain(job)
+                    lock.lock()
+                    jobRan()
+                }
+                switchingJob = 0
             }
+            // Quiescent. The waiting advance/run goes on, and its task comes
+            // back to this driver: keep draining, so that it runs here
+            // without a new drain being scheduled.
+            guard !abandoned, let waiting = waiter else { break }
+            waiter = nil
+            lock.unlock()
+            waiting.resume(returning: .quiet)
+            lock.lock()
+            if head == jobs.count { break }
         }
         draining = false
         let waiting = waiter
         waiter = nil
         lock.unlock()
         waiting?.resume(returning: abandoned ? .abandoned : .quiet)
+    }
+
+    /// Runs a job that is not for the main actor, with Tick's task executor
+    /// as the current one, so that work enqueued on "the current executor"
+    /// (Task.yield) comes back here.
+    @inline(__always)
+    private func runNonMain(_ job: UnownedJob) {
+        JobRouting.track(job, in: runningJob) {
+            $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+        }
+    }
+
+    /// Counts a job run (under `lock`; may release it to end a wait over
+    /// its budget).
+    @inline(__always)
+    private func jobRan() {
+        completed &+= 1
+        if waiter != nil {
+            jobsWhileWaiting += 1
+            if jobsWhileWaiting > waiterBudget, let waiting = waiter {
+                waiter = nil
+                let ran = jobsWhileWaiting
+                lock.unlock()
+                waiting.resume(returning: .budgetExceeded(ran))
+                lock.lock()
+            }
+        }
     }
 
     // MARK: Quiescence
@@ -390,7 +491,7 @@ final class AsyncDriver: @unchecked Sendable {
     ///
     /// - Parameter budget: the most jobs that may run while waiting; past it
     ///   the wait ends with `.budgetExceeded`.
-    func quiescence(budget: Int, isolation: isolated (any Actor)? = #isolation) async -> Outcome {
+    nonisolated(nonsending) func quiescence(budget: Int) async -> Outcome {
         // The caller waits from here on: what it started may run.
         releaseHold(.awaited)
         // A caller outside this driver's jobs (the test body on its own
@@ -400,7 +501,7 @@ final class AsyncDriver: @unchecked Sendable {
         // its return to its own isolation is then enqueued from inside this
         // driver's job, so it comes back here too. From then on the caller
         // runs inside the driver, never beside the jobs it starts.
-        if JobRouting.currentDriver !== self && !lock.withLock({ abandoned }) {
+        if !JobRouting.isCurrentDriver(self) && !lock.withLock({ abandoned }) {
             await entrance.visit()
         }
         lock.lock()
@@ -410,12 +511,12 @@ final class AsyncDriver: @unchecked Sendable {
         }
         // Inside one of this driver's jobs with nothing queued, the caller
         // is the only work there is: already quiescent.
-        if head == jobs.count && (!draining || JobRouting.currentDriver === self) {
+        if head == jobs.count && (!draining || JobRouting.isCurrentDriver(self)) {
             lock.unlock()
             return .quiet
         }
         lock.unlock()
-        return await withUnsafeContinuation(isolation: isolation) { continuation in
+        return await withUnsafeContinuation(isolation: #isolation) { continuation in
             lock.lock()
             if abandoned {
                 lock.unlock()

@@ -53,7 +53,7 @@ import Tick
 // - it is enqueued by, or is, a "root" task of the driver: the task that
 //   created the TestScheduler, or that used its async API (`virtualClock`,
 //   an async `advance`/`run`, `expect(asyncSequence)`).
-// The second rule is checked first (see `driver(for:)`). Both stop the moment
+// The second rule is checked first (see `withDriver(for:_:)`). Both stop the moment
 // the TestScheduler is deallocated; jobs a driver still holds then go to the
 // runtime (`AsyncDriver.deinit`).
 
@@ -117,18 +117,19 @@ enum JobRouting {
 
     /// A main-actor job that reached `RoutingMainExecutor`.
     static func routeMain(_ job: UnownedJob) {
-        if let driver = driver(for: job) {
+        let taken = withDriver(for: job) { driver in
             driver.enqueue(job, toMain: true, original: nil)
-        } else {
-            RoutingMainExecutor.runOnMainQueue(job)
         }
+        if !taken { RoutingMainExecutor.runOnMainQueue(job) }
     }
 
     private static func route(_ job: UnownedJob, _ original: Original, toMain: Bool) {
-        if let driver = driver(for: job) {
-            driver.enqueue(job, toMain: toMain, original: original)
-            return
+        let taken = withDriver(for: job) { driver in
+            if toMain || !driver.takeSwitch(job) {
+                driver.enqueue(job, toMain: toMain, original: original)
+            }
         }
+        if taken { return }
         let previous = toMain ? installation.previousMain : installation.previousGlobal
         if let previous {
             previous(job, original)
@@ -156,13 +157,19 @@ enum JobRouting {
     struct RunningJob: Equatable {
         let address: UInt
         let run: UInt64
+
+        /// No job: between the runs of a driver's drain.
+        static var none: RunningJob { RunningJob(address: 0, run: 0) }
     }
 
     private static let runs = Atomic<UInt64>(0)
 
-    /// The job run the current thread is in, if Tick started it.
+    /// The job run the current thread is in, if Tick started it (nil
+    /// between the runs of a drain, whose slot then holds `.none`).
     static var runningJob: RunningJob? {
-        pthread_getspecific(runningJobKey).map { $0.assumingMemoryBound(to: RunningJob.self).pointee }
+        guard let slot = pthread_getspecific(runningJobKey) else { return nil }
+        let running = slot.assumingMemoryBound(to: RunningJob.self).pointee
+        return running.run == 0 ? nil : running
     }
 
     /// Runs `job` with `body`, noting the run as the thread's; once it
@@ -178,6 +185,18 @@ enum JobRouting {
             pthread_setspecific(runningJobKey, outer)
         }
         if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(running.run) }
+    }
+
+    /// `track(_:_:)` for a driver's drain, whose thread-local points at
+    /// `slot` for the whole drain (set and restored once, not per run):
+    /// `slot` says which run the thread is in, and no job between runs.
+    @inline(__always)
+    static func track(_ job: UnownedJob, in slot: UnsafeMutablePointer<RunningJob>, _ body: (UnownedJob) -> Void) {
+        let run = runs.add(1, ordering: .relaxed).newValue
+        slot.pointee = RunningJob(address: address(of: job), run: run)
+        body(job)
+        slot.pointee = .none
+        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(run) }
     }
 
     /// Runs `job` like the global concurrent executor would (on the global
@@ -251,30 +270,82 @@ enum JobRouting {
         return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// The driver that owns `job`: see the comment at the top of this file.
+    /// `true` if the current thread is running a job of `driver` (compares
+    /// addresses: no reference counting, which an `AsyncDriver`, referenced
+    /// weakly, pays through its side table).
+    @inline(__always)
+    static func isCurrentDriver(_ driver: AsyncDriver) -> Bool {
+        pthread_getspecific(threadKey) == Unmanaged.passUnretained(driver).toOpaque()
+    }
+
+    /// Calls `body` with the driver that owns `job` (see the comment at the
+    /// top of this file); `false` if no driver does.
     ///
     /// A root wins over the thread's driver: with tests running in parallel,
     /// one test's task can end up running inside another scheduler's job
     /// (the test runner's own continuation was enqueued from there), and the
     /// work of the scheduler it created must still go to that scheduler.
-    static func driver(for job: UnownedJob) -> AsyncDriver? {
+    ///
+    /// The thread's driver is used without retaining it: its drain, which
+    /// set the thread-local, holds a reference until it returns.
+    @inline(__always)
+    static func withDriver(for job: UnownedJob, _ body: (AsyncDriver) -> Void) -> Bool {
+        let current = pthread_getspecific(threadKey)
         let filter = roots.filter.load(ordering: .acquiring)
         if filter != 0 {
             let (task, job) = (currentTaskAddress, address(of: job))
-            if filter & Roots.bit(job) != 0 || task.map({ filter & Roots.bit($0) != 0 }) == true,
-                let driver = roots.driver(task: task, job: job)
-            {
-                return driver
+            if filter & Roots.bit(job) != 0 || task.map({ filter & Roots.bit($0) != 0 }) == true {
+                // Every root is the thread's driver's (one test running, the
+                // usual case): whichever rule applies, the job is that
+                // driver's, without the table. (`sole` is stored before
+                // `filter`: this filter's sole driver or a later one.)
+                if let current, roots.sole.load(ordering: .acquiring) == UInt(bitPattern: current) {
+                    return Unmanaged<AsyncDriver>.fromOpaque(current)._withUnsafeGuaranteedRef { driver in
+                        guard driver.isLive else { return false }
+                        body(driver)
+                        return true
+                    }
+                }
+                if let driver = roots.driver(task: task, job: job) {
+                    body(driver)
+                    return true
+                }
             }
         }
-        if let driver = currentDriver, driver.isLive { return driver }
-        return nil
+        guard let current else { return false }
+        return Unmanaged<AsyncDriver>.fromOpaque(current)._withUnsafeGuaranteedRef { driver in
+            guard driver.isLive else { return false }
+            body(driver)
+            return true
+        }
     }
 
     /// The current task's address (a task is its own first job).
+    ///
+    /// Asked on every enqueue: `withUnsafeCurrentTask` is generic and not
+    /// inlinable (about 230 instructions a call, a closure and metadata
+    /// lookups), where the runtime's own entry point reads a thread-local.
+    @inline(__always)
     static var currentTaskAddress: UInt? {
-        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+        guard let getCurrentTask else {
+            return withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+        }
+        let task = UInt(bitPattern: getCurrentTask())
+        return task == 0 ? nil : task
     }
+
+    typealias GetCurrentTask = @convention(thin) () -> UnsafeRawPointer?
+
+    /// The runtime's `swift_task_getCurrent` (exported with the Swift calling
+    /// convention since Swift 5.5; `withUnsafeCurrentTask` calls it): the
+    /// task running on this thread, unretained, or nil. Looked up like the
+    /// hooks; only its address is ever used, never dereferenced.
+    private static let getCurrentTask: GetCurrentTask? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_getCurrent") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: GetCurrentTask.self)
+    }()
 
     static func address(of job: UnownedJob) -> UInt { unsafeBitCast(job, to: UInt.self) }
 
@@ -307,6 +378,9 @@ enum JobRouting {
         /// suspended, so no enqueue of a root can read the filter from before
         /// its registration.
         let filter = Atomic<UInt64>(0)
+        /// The driver of every root, when they all have the same one (its
+        /// `ObjectIdentifier`'s bits); else 0. Rewritten with `filter`.
+        let sole = Atomic<UInt>(0)
 
         @inline(__always)
         static func bit(_ address: UInt) -> UInt64 {
@@ -314,8 +388,11 @@ enum JobRouting {
             1 &<< ((UInt64(address) &* 0x9E37_79B9_7F4A_7C15) &>> 58)
         }
 
-        /// Rewrites `filter` from `entries` (under `lock`).
+        /// Rewrites `sole` and `filter` from `entries` (under `lock`).
         private func refilter() {
+            let first = entries.first?.driver.id
+            let shared = entries.allSatisfy { $0.driver.id == first }
+            sole.store(shared ? first.map { UInt(bitPattern: $0) } ?? 0 : 0, ordering: .releasing)
             filter.store(entries.reduce(0) { $0 | Roots.bit($1.task) }, ordering: .releasing)
         }
 
@@ -391,11 +468,10 @@ final class DrivenTaskExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        if let driver = JobRouting.driver(for: job) {
+        let taken = JobRouting.withDriver(for: job) { driver in
             driver.enqueue(job, toMain: false, original: nil)
-        } else {
-            Self.runOnGlobalQueue(job)
         }
+        if !taken { Self.runOnGlobalQueue(job) }
     }
 
     /// Runs `job` like the global concurrent executor would.
@@ -426,3 +502,4 @@ final class RoutingMainExecutor: SerialExecutor {
         dispatchPrecondition(condition: .onQueue(.main))
     }
 }
+

@@ -84,9 +84,8 @@ extension TestScheduler {
         await run(fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    func advanceDrivingAsyncWork(
-        toInstant target: SchedulerInstant?, described: String, site: CallSite,
-        isolation: isolated (any Actor)? = #isolation
+    nonisolated(nonsending) func advanceDrivingAsyncWork(
+        toInstant target: SchedulerInstant?, described: String, site: CallSite
     ) async {
         let driver = asyncDriver
         driver.registerCurrentTask()

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
 import Tick
 
 extension TestScheduler {
@@ -47,6 +55,16 @@ extension TestScheduler {
         /// Zero: virtual time is exact to the attosecond.
         public var minimumResolution: Duration { .zero }
 
+        /// Suspends for `duration` of virtual time: `Clock.sleep(for:)`
+        /// (`sleep(until: now + duration)`), in its caller's isolation like
+        /// ``sleep(until:tolerance:)``. The standard library's version, which
+        /// code written against `any Clock<Duration>` calls, is a nonisolated
+        /// async function: on a task the scheduler drives, entering and
+        /// leaving it switches executors (one job each, see Docs/AsyncAwait.md).
+        nonisolated(nonsending) public func sleep(for duration: Duration, tolerance: Duration? = nil) async throws {
+            try await sleep(until: now.advanced(by: duration), tolerance: tolerance)
+        }
+
         /// Suspends until the scheduler's time reaches `deadline` (see the
         /// rules above). It runs in its caller's isolation
         /// (`nonisolated(nonsending)`): calling it switches no executor.
@@ -56,12 +74,26 @@ extension TestScheduler {
             if driver.isActive && !driver.isDrivingCurrentContext { driver.reportEscapedSleep() }
             guard deadline > scheduler.now else { return }
             let sleeper = Sleeper()
-            try await withTaskCancellationHandler {
-                try await withUnsafeThrowingContinuation { continuation in
-                    sleeper.start(continuation, on: scheduler, until: deadline)
+            guard let handlers = CancellationHandlers.runtime else {
+                try await withTaskCancellationHandler {
+                    try await withUnsafeThrowingContinuation { continuation in
+                        sleeper.start(continuation, on: scheduler, until: deadline)
+                    }
+                } onCancel: {
+                    sleeper.cancel()
                 }
-            } onCancel: {
-                sleeper.cancel()
+                return
+            }
+            // What withTaskCancellationHandler does, without its change of
+            // executor on the way in and out (see `CancellationHandlers`).
+            let onCancel: @Sendable () -> Void = { sleeper.cancel() }
+            let record = handlers.add(onCancel)
+            defer {
+                if let record { handlers.remove(record) }
+                withExtendedLifetime(onCancel) {}
+            }
+            try await withUnsafeThrowingContinuation(isolation: #isolation) { continuation in
+                sleeper.start(continuation, on: scheduler, until: deadline)
             }
         }
     }
@@ -69,65 +101,131 @@ extension TestScheduler {
 
 /// One pending virtual sleep: its continuation and its heap entry, resumed
 /// exactly once (by the entry, by cancellation, or when released unresumed).
+///
+/// Its state is one atomic word rather than a lock (a lock is an object of
+/// its own: an allocation and two lock round trips a sleep). The
+/// continuation and the entry are written by `start` before it publishes
+/// `sleeping` (a releasing exchange), and read only by whoever then moves the
+/// state on from `sleeping` (an acquiring one), or by `start` itself.
 final class Sleeper: @unchecked Sendable {
-    // @unchecked: `state` is guarded by `lock`.
+    // @unchecked: `continuation` and `entry` are published through `state`
+    // as described above; `state` is atomic.
     private enum State {
-        case starting
-        case sleeping(UnsafeContinuation<Void, any Error>, ScheduledEntry)
-        case cancelledEarly
-        case finished
+        static let starting: UInt8 = 0
+        static let sleeping: UInt8 = 1
+        static let finished: UInt8 = 2
+        /// Cancelled before `start` scheduled the wake-up: `start` throws.
+        static let cancelledEarly: UInt8 = 3
+        /// The entry ran before `start` published `sleeping` (another
+        /// thread advanced the scheduler meanwhile): `start` resumes.
+        static let wokenEarly: UInt8 = 4
     }
 
-    private let lock = Lock()
-    private var state = State.starting
+    private let state = Atomic<UInt8>(State.starting)
+    @exclusivity(unchecked) private var continuation: UnsafeContinuation<Void, any Error>?
+    @exclusivity(unchecked) private var entry: ScheduledEntry?
 
-    /// Schedules the wake-up. The order of locks is this sleeper's, then the
-    /// scheduler's; nothing takes them the other way round.
+    /// Schedules the wake-up.
     func start(_ continuation: UnsafeContinuation<Void, any Error>, on scheduler: TestScheduler, until deadline: SchedulerInstant) {
-        lock.lock()
-        guard case .starting = state else {
-            state = .finished
-            lock.unlock()
+        if state.load(ordering: .acquiring) == State.cancelledEarly {
+            state.store(State.finished, ordering: .relaxed)
             continuation.resume(throwing: CancellationError())
             return
         }
-        let entry = scheduler.enqueue(due: deadline) { [self] in wake() }
-        state = .sleeping(continuation, entry)
-        lock.unlock()
+        self.continuation = continuation
+        entry = scheduler.enqueue(due: deadline) { [self] in wake() }
+        let (published, was) = state.compareExchange(
+            expected: State.starting, desired: State.sleeping, ordering: .acquiringAndReleasing)
+        if published { return }
+        state.store(State.finished, ordering: .relaxed)
+        if was == State.wokenEarly {
+            continuation.resume()
+        } else {
+            // Cancelled while the wake-up was being scheduled.
+            entry?.dispose()
+            continuation.resume(throwing: CancellationError())
+        }
     }
 
     private func wake() {
-        lock.lock()
-        guard case .sleeping(let continuation, _) = state else {
-            lock.unlock()
-            return
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let next: UInt8
+            switch current {
+            case State.sleeping: next = State.finished
+            case State.starting: next = State.wokenEarly
+            default: return
+            }
+            let (exchanged, was) = state.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current == State.sleeping { continuation?.resume() }
+                return
+            }
+            current = was
         }
-        state = .finished
-        lock.unlock()
-        continuation.resume()
     }
 
     func cancel() {
-        lock.lock()
-        switch state {
-        case .starting:
-            state = .cancelledEarly
-            lock.unlock()
-        case .sleeping(let continuation, let entry):
-            state = .finished
-            lock.unlock()
-            entry.dispose()
-            continuation.resume(throwing: CancellationError())
-        case .cancelledEarly, .finished:
-            lock.unlock()
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let next: UInt8
+            switch current {
+            case State.sleeping: next = State.finished
+            case State.starting: next = State.cancelledEarly
+            default: return
+            }
+            let (exchanged, was) = state.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current == State.sleeping {
+                    entry?.dispose()
+                    continuation?.resume(throwing: CancellationError())
+                }
+                return
+            }
+            current = was
         }
     }
 
     deinit {
         // Released with the scheduler's heap while still asleep: the task
         // must not hang forever.
-        if case .sleeping(let continuation, _) = state {
-            continuation.resume(throwing: CancellationError())
+        if state.load(ordering: .acquiring) == State.sleeping {
+            continuation?.resume(throwing: CancellationError())
         }
     }
+}
+
+/// The runtime's entry points behind `withTaskCancellationHandler`
+/// (`swift_task_addCancellationHandler` and
+/// `swift_task_removeCancellationHandler`, exported since Swift 5.5 and
+/// called from inlinable standard library code, so part of its ABI), looked
+/// up like the hooks.
+///
+/// `withTaskCancellationHandler` is not inlinable and runs in the isolation
+/// it is given: a call from a sleep on a driven task enters and leaves it
+/// with two executor switches, and its operation closure two more (each a
+/// job while the driver's task executor is current; see `JobRouting`).
+/// `VirtualClock.sleep(until:)` registers its handler itself instead,
+/// in its caller's isolation.
+struct CancellationHandlers: @unchecked Sendable {
+    // @unchecked: two thin function pointers, set once.
+    typealias Add = @convention(thin) (() -> Void) -> UnsafeRawPointer?
+    typealias Remove = @convention(thin) (UnsafeRawPointer) -> Void
+
+    /// Adds `handler` to the current task's cancellation handlers; runs it
+    /// at once if the task is already cancelled (and then may return nil:
+    /// nothing to remove). The caller keeps `handler` alive until removed.
+    let add: Add
+    /// Removes a handler `add` returned, in the same task.
+    let remove: Remove
+
+    static let runtime: CancellationHandlers? = {
+        guard let handle = dlopen(nil, RTLD_NOW),
+            let add = dlsym(handle, "swift_task_addCancellationHandler"),
+            let remove = dlsym(handle, "swift_task_removeCancellationHandler")
+        else { return nil }
+        return CancellationHandlers(add: unsafeBitCast(add, to: Add.self), remove: unsafeBitCast(remove, to: Remove.self))
+    }()
 }

@@ -31,6 +31,25 @@ import TickTesting
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// Entering or leaving a nonisolated async function that does not
+    /// suspend is no suspension point: no other driven task runs in between,
+    /// as on the runtime's own executors (under the driver's task executor
+    /// the task switches executors there, and goes on at once).
+    @Test func callsIntoNonisolatedAsyncFunctionsLetNoOtherTaskIn() async {
+        let scheduler = TestScheduler()
+        let timeline = Timeline(scheduler)
+        let tasks = ["a", "b"].map { label in
+            Task {
+                timeline.record("\(label) start")
+                await passThrough(label, timeline)
+                timeline.record("\(label) end")
+            }
+        }
+        await scheduler.run()
+        for task in tasks { await task.value }
+        #expect(timeline.entries == ["a start@0", "a inside@0", "a end@0", "b start@0", "b inside@0", "b end@0"])
+    }
+
     @Test func taskGroupChildrenWakeInDeadlineOrder() async {
         let scheduler = TestScheduler()
         let clock = scheduler.virtualClock
@@ -347,4 +366,10 @@ final class QueueExecutor: TaskExecutor {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
+}
+
+/// A nonisolated async function that never suspends (`@concurrent`: it runs
+/// on the generic executor whatever its caller's isolation).
+@concurrent @inline(never) private func passThrough(_ label: String, _ timeline: Timeline) async {
+    timeline.record("\(label) inside")
 }
