@@ -39,8 +39,10 @@ extension TestScheduler {
     ///   turn, with `CancellationError`, and removes the entry (it no longer
     ///   counts in ``TestScheduler/pendingCount``).
     /// - A pending sleep counts as a pending scheduled item for
-    ///   `.checksResourceLeaks`. If the scheduler is deallocated first, the
-    ///   sleep throws `CancellationError`.
+    ///   `.checksResourceLeaks`. A sleeping task holds the clock, and so the
+    ///   scheduler: the scheduler cannot go away under it. A test that ends
+    ///   with a task still asleep keeps both alive (the leak check reports
+    ///   the pending sleep); cancel the task or advance past its deadline.
     /// - Tolerance is ignored: virtual time is exact.
     public struct VirtualClock: Clock {
         /// Instants are the scheduler's instants.
@@ -189,8 +191,9 @@ final class Sleeper: @unchecked Sendable {
     }
 
     deinit {
-        // Released with the scheduler's heap while still asleep: the task
-        // must not hang forever.
+        // Released unresumed (the heap let go of its entry without running
+        // or cancelling it): the task must not hang forever. A sleep holds
+        // its scheduler (see `VirtualClock`'s rules), so this is a backstop.
         if state.load(ordering: .acquiring) == State.sleeping {
             continuation?.resume(throwing: CancellationError())
         }

@@ -165,6 +165,33 @@ import TickTesting
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// A sleep holds its clock, and the clock its scheduler: the scheduler
+    /// cannot go away under a sleeping task (which would then never wake).
+    /// Ending the task (here by cancelling it) lets both go.
+    @Test func aSleepingTaskKeepsItsSchedulerAliveUntilItEnds() async {
+        weak var released: TestScheduler?
+        let sleeper: Task<String, Never>
+        do {
+            let scheduler = TestScheduler()
+            released = scheduler
+            let clock = scheduler.virtualClock
+            sleeper = Task {
+                do {
+                    try await clock.sleep(for: .seconds(1))
+                    return "woke"
+                } catch {
+                    return "\(type(of: error))"
+                }
+            }
+            await scheduler.advance(by: .milliseconds(1))
+            #expect(scheduler.pendingCount == 1)
+        }
+        #expect(released != nil)
+        sleeper.cancel()
+        #expect(await sleeper.value == "CancellationError")
+        #expect(released == nil)
+    }
+
     @Test func sleepsDueAtTheSameInstantWakeInTheOrderTheyWereScheduled() async {
         let scheduler = TestScheduler()
         let clock = scheduler.virtualClock
