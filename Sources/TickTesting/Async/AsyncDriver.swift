@@ -89,12 +89,19 @@ final class AsyncDriver: @unchecked Sendable {
     @exclusivity(unchecked) private var switchingJob: UInt = 0
 
     /// The job run the drain's thread is in (what `JobRouting.runningJob`
-    /// reads there), written only by the drain (one at a time).
-    private let runningJob: UnsafeMutablePointer<JobRouting.RunningJob> = {
+    /// reads there), written only by the drain (one at a time; the main and
+    /// the serial drain hand over through a dispatch queue). Allocated by
+    /// the first drain: a driver that never runs a job (a synchronous test,
+    /// a marble assertion) never pays for it.
+    @exclusivity(unchecked) private var runningJobSlot: UnsafeMutablePointer<JobRouting.RunningJob>?
+
+    private var runningJob: UnsafeMutablePointer<JobRouting.RunningJob> {
+        if let slot = runningJobSlot { return slot }
         let slot = UnsafeMutablePointer<JobRouting.RunningJob>.allocate(capacity: 1)
         slot.initialize(to: .none)
+        runningJobSlot = slot
         return slot
-    }()
+    }
     // `jobs`, `head` and `rootTasks` are only touched under `lock` (or in
     // `deinit`), so they skip the runtime exclusivity checks.
     @exclusivity(unchecked) private var jobs: [Pending] = []
@@ -145,7 +152,7 @@ final class AsyncDriver: @unchecked Sendable {
     }
 
     deinit {
-        runningJob.deallocate()
+        runningJobSlot?.deallocate()
         // A driver that never had a root task (no async use, outside a task)
         // has nothing to remove: no need to take the routing table's lock.
         if !rootTasks.isEmpty { JobRouting.roots.remove(tasks: rootTasks, of: self) }
