@@ -150,44 +150,30 @@ final class Sleeper: @unchecked Sendable {
     }
 
     private func wake() {
-        var current = state.load(ordering: .acquiring)
-        while true {
-            let next: UInt8
-            switch current {
-            case State.sleeping: next = State.finished
-            case State.starting: next = State.wokenEarly
-            default: return
-            }
-            let (exchanged, was) = state.compareExchange(
-                expected: current, desired: next, ordering: .acquiringAndReleasing)
-            if exchanged {
-                if current == State.sleeping { continuation?.resume() }
-                return
-            }
-            current = was
-        }
+        if finish(orElseMarkStarting: State.wokenEarly) { continuation?.resume() }
     }
 
     func cancel() {
+        if finish(orElseMarkStarting: State.cancelledEarly) {
+            entry?.dispose()
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves `sleeping` to `finished` and returns `true` (the caller then
+    /// resumes the continuation, which it alone may do); moves `starting` to
+    /// `early` (for `start` to act on) and returns `false`; leaves any other
+    /// state alone (someone else finished the sleep) and returns `false`.
+    private func finish(orElseMarkStarting early: UInt8) -> Bool {
         var current = state.load(ordering: .acquiring)
-        while true {
-            let next: UInt8
-            switch current {
-            case State.sleeping: next = State.finished
-            case State.starting: next = State.cancelledEarly
-            default: return
-            }
+        while current == State.sleeping || current == State.starting {
+            let next = current == State.sleeping ? State.finished : early
             let (exchanged, was) = state.compareExchange(
                 expected: current, desired: next, ordering: .acquiringAndReleasing)
-            if exchanged {
-                if current == State.sleeping {
-                    entry?.dispose()
-                    continuation?.resume(throwing: CancellationError())
-                }
-                return
-            }
+            if exchanged { return current == State.sleeping }
             current = was
         }
+        return false
     }
 
     deinit {
