@@ -1,5 +1,10 @@
 #if os(Linux) && compiler(>=6.3)
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 #endif
 
 // Tick's task executor as the process's default executor (Docs/AsyncAwait.md,
@@ -32,7 +37,8 @@
 // read without synchronization by every thread that asks for it, so it may
 // only be written before any other thread runs Swift concurrency code. The
 // load-time initializer (Sources/TickRuntimeHooks) runs before `main`, when
-// the process is still single-threaded. Elsewhere (other platforms, older
+// the process is still single-threaded (checked: a library loaded later, by
+// `dlopen`, keeps the fallback below). Elsewhere (other platforms, older
 // toolchains, a build where that initializer did not run) the driver keeps
 // its task executor, with the switches it causes.
 
@@ -44,7 +50,7 @@ extension JobRouting {
         #if os(Linux) && compiler(>=6.3)
         // Deadlines go to the runtime's default executor (see
         // `DrivenTaskExecutor.enqueue(_:at:tolerance:clock:)`).
-        guard DrivenTaskExecutor.platform != nil else { return false }
+        guard DrivenTaskExecutor.platform != nil, isSingleThreaded() else { return false }
         _createExecutors(factory: TickExecutorFactory.self)
         return true
         #else
@@ -54,6 +60,21 @@ extension JobRouting {
 }
 
 #if os(Linux) && compiler(>=6.3)
+/// `true` if the process has one thread (`/proc/self/task` lists one): the
+/// load-time initializer of an executable runs before `main`, with no other
+/// thread; one of a library loaded later (`dlopen`) may not, and then no
+/// other thread may be reading the default executor while it is written.
+private func isSingleThreaded() -> Bool {
+    guard let directory = opendir("/proc/self/task") else { return false }
+    defer { closedir(directory) }
+    var threads = 0
+    while let entry = readdir(directory) {
+        let isThread = withUnsafeBytes(of: entry.pointee.d_name) { name in name.first.map { $0 != UInt8(ascii: ".") } ?? false }
+        if isThread { threads += 1 }
+    }
+    return threads == 1
+}
+
 /// The executors `_createExecutors` installs: the platform's main executor
 /// (unchanged), and Tick's default executor.
 struct TickExecutorFactory: ExecutorFactory {
