@@ -298,8 +298,10 @@ final class AsyncDriver: @unchecked Sendable {
     /// is running, when it is that very job: the task is switching
     /// executors.
     ///
-    /// While the driver runs a non-main job, its task executor is the
-    /// current one, and a task without a preferred task executor then
+    /// Where Tick's executor is not the process's default (the fallback in
+    /// DefaultExecutor.swift; with it, no task switches here), the driver
+    /// runs a non-main job with its task executor as the current one, and a
+    /// task without a preferred task executor then
     /// switches (suspends and enqueues itself) whenever it enters or
     /// leaves a nonisolated async function; without Tick it would go on
     /// running on the same thread. So the switch's job runs next, as if
