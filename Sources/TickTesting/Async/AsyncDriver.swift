@@ -113,6 +113,9 @@ final class AsyncDriver: @unchecked Sendable {
     private var jobsWhileWaiting = 0
     /// Jobs finished so far (the watchdog's measure of progress).
     private var completed: UInt64 = 0
+    /// The jobs this driver has run so far, switches run at once included
+    /// (for the tests).
+    var jobsRun: UInt64 { lock.withLock { completed } }
     private var abandoned = false
     private var serialQueue: DispatchQueue?
     @exclusivity(unchecked) private var rootTasks: [UInt] = []
@@ -302,8 +305,10 @@ final class AsyncDriver: @unchecked Sendable {
     /// is running, when it is that very job: the task is switching
     /// executors.
     ///
-    /// While the driver runs a non-main job, its task executor is the
-    /// current one, and a task without a preferred task executor then
+    /// Where Tick's executor is not the process's default (the fallback in
+    /// DefaultExecutor.swift; with it, no task switches here), the driver
+    /// runs a non-main job with its task executor as the current one, and a
+    /// task without a preferred task executor then
     /// switches (suspends and enqueues itself) whenever it enters or
     /// leaves a nonisolated async function; without Tick it would go on
     /// running on the same thread. So the switch's job runs next, as if
@@ -464,15 +469,25 @@ final class AsyncDriver: @unchecked Sendable {
         waiting?.resume(returning: abandoned ? .abandoned : .quiet)
     }
 
-    /// Runs a job that is not for the main actor, with Tick's task executor
-    /// as the current one, so that work enqueued on "the current executor"
-    /// (Task.yield) comes back here.
+    /// Runs a job that is not for the main actor so that work enqueued on
+    /// "the current executor" (Task.yield) comes back here: with no task
+    /// executor where Tick's is the process's default executor (the yield
+    /// reaches it as the default), else with Tick's task executor as the
+    /// current one (a task then switches executors entering and leaving
+    /// nonisolated async functions, see `takeSwitch`).
     @inline(__always)
     private func runNonMain(_ job: UnownedJob) {
-        JobRouting.track(job, in: runningJob) {
-            $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+        if isDefaultExecutor {
+            JobRouting.track(job, in: runningJob) { $0.runSynchronously(on: JobRouting.genericExecutor) }
+        } else {
+            JobRouting.track(job, in: runningJob) {
+                $0.runSynchronously(isolatedTo: JobRouting.genericExecutor, taskExecutor: DrivenTaskExecutor.reference)
+            }
         }
     }
+
+    /// `JobRouting.installation.isDefaultExecutor`, read once per driver.
+    private let isDefaultExecutor = JobRouting.installation.isDefaultExecutor
 
     /// Counts a job run (under `lock`; may release it to end a wait over
     /// its budget).

@@ -36,9 +36,13 @@ import Tick
 // A third way in: since Swift 6.2, `Task.yield()` enqueues its continuation
 // on `Task.currentExecutor`, not through the global hook (the runtime's default
 // executor then hands it to the global queue from another thread, where Tick
-// could no longer tell whose it is). So the driver runs non-main jobs with
-// `DrivenTaskExecutor` as their current task executor: what they enqueue on
-// the current executor reaches Tick on the same thread.
+// could no longer tell whose it is). Where the runtime allows it, Tick's
+// `DrivenTaskExecutor` is the process's default executor, installed at load
+// (DefaultExecutor.swift), so such a job reaches Tick on the same thread
+// while the driver runs its jobs with no task executor. Elsewhere the driver
+// runs non-main jobs with `DrivenTaskExecutor` as their current task
+// executor, to the same effect, at the price of executor switches (see
+// `AsyncDriver.takeSwitch`).
 //
 // Every job Tick lets through (no driver takes it) is still run by Tick, on
 // the global dispatch queue of its priority as the runtime would, inside
@@ -87,6 +91,10 @@ enum JobRouting {
         /// code ran (otherwise lazily, from the first TestScheduler made in a
         /// task).
         let atLoad: Bool
+        /// `DrivenTaskExecutor` is the process's default executor (see
+        /// DefaultExecutor.swift): drivers run their jobs without a task
+        /// executor, and `Task.yield()` still comes back to Tick.
+        let isDefaultExecutor: Bool
     }
 
     /// Set by `installRuntimeHooksAtLoad` before it installs the hooks (read
@@ -102,17 +110,22 @@ enum JobRouting {
             let main = dlsym(handle, "swift_task_enqueueMainExecutor_hook"),
             let getMain = dlsym(handle, "swift_task_getMainExecutor_hook")
         else {
-            return Installation(previousGlobal: nil, previousMain: nil, isActive: false, atLoad: atLoad)
+            return Installation(
+                previousGlobal: nil, previousMain: nil, isActive: false, atLoad: atLoad, isDefaultExecutor: false)
         }
         let globalHook = global.assumingMemoryBound(to: Hook?.self)
         let mainHook = main.assumingMemoryBound(to: Hook?.self)
         let getMainHook = getMain.assumingMemoryBound(to: GetMainExecutorHook?.self)
-        let installation = Installation(
-            previousGlobal: globalHook.pointee, previousMain: mainHook.pointee, isActive: true, atLoad: atLoad)
+        let (previousGlobal, previousMain) = (globalHook.pointee, mainHook.pointee)
         globalHook.pointee = { job, original in JobRouting.route(job, original, toMain: false) }
         mainHook.pointee = { job, original in JobRouting.route(job, original, toMain: true) }
         getMainHook.pointee = { _ in RoutingMainExecutor.reference }
-        return installation
+        // The default executor only at load, before any other thread runs
+        // (see DefaultExecutor.swift).
+        let isDefaultExecutor = atLoad && installDefaultExecutor()
+        return Installation(
+            previousGlobal: previousGlobal, previousMain: previousMain, isActive: true, atLoad: atLoad,
+            isDefaultExecutor: isDefaultExecutor)
     }()
 
     /// A main-actor job that reached `RoutingMainExecutor`.
@@ -460,8 +473,11 @@ enum JobRouting {
     static let genericExecutor: UnownedSerialExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
 }
 
-/// The task executor current while a driver runs a non-main job (see the top
-/// of this file): takes back the jobs enqueued on "the current executor".
+/// The process's default executor where the runtime allows Tick to choose it
+/// (DefaultExecutor.swift), else the task executor current while a driver
+/// runs a non-main job (see the top of this file): takes back the jobs
+/// enqueued on "the current executor", and runs any other job like the
+/// runtime's default executor (on the global dispatch queue of its priority).
 final class DrivenTaskExecutor: TaskExecutor {
     static let shared = DrivenTaskExecutor()
     static let reference = shared.asUnownedTaskExecutor()
