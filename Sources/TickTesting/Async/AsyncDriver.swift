@@ -37,44 +37,6 @@ final class AsyncDriver: @unchecked Sendable {
     /// it is gone.
     weak var scheduler: TestScheduler?
 
-    /// How `quiescence(budget:)` ended.
-    enum Outcome: Equatable {
-        /// Nothing left to run.
-        case quiet
-        /// More than `budget` jobs ran while waiting: something keeps itself
-        /// runnable without ever waiting on the virtual clock.
-        case budgetExceeded(Int)
-        /// A job has not finished for the stall limit of real time; the
-        /// driver gave up (see `abandon`).
-        case stalled(Duration)
-        /// The driver had already given up.
-        case abandoned
-    }
-
-    private struct Pending {
-        let job: UnownedJob
-        let toMain: Bool
-        /// The runtime's executor for a global job (main-actor jobs go to
-        /// the main queue; jobs that came through `DrivenTaskExecutor`, to a
-        /// global dispatch queue).
-        let original: JobRouting.Original?
-        /// A job of `DriverEntrance` (a caller stepping into the driver): it
-        /// runs isolated to that executor.
-        var entrance: UnownedSerialExecutor? = nil
-
-        /// Hands the job to the runtime instead of running it here.
-        func forward() {
-            if let entrance {
-                let job = job
-                DispatchQueue.global().async { JobRouting.track(job) { $0.runSynchronously(on: entrance) } }
-            } else if toMain {
-                if let original { original(job) } else { RoutingMainExecutor.runOnMainQueue(job) }
-            } else {
-                JobRouting.runOnGlobalQueue(job)
-            }
-        }
-    }
-
     private let lock = Lock()
 
     /// A task that switched executors in the job the non-main drain is
@@ -564,7 +526,7 @@ final class AsyncDriver: @unchecked Sendable {
 
     /// Called by the watchdog: gives up if a wait has seen no job finish for
     /// the stall limit.
-    fileprivate func checkStall(now: ContinuousClock.Instant) {
+    func checkStall(now: ContinuousClock.Instant) {
         lock.lock()
         guard waiter != nil, !abandoned else {
             quietSince = nil
@@ -608,75 +570,5 @@ final class AsyncDriver: @unchecked Sendable {
         TestFailureReporter.fail(
             "A task slept on TestScheduler.virtualClock while running outside the scheduler's control (it was started before the TestScheduler was created, by a task the scheduler does not drive, on a custom executor, or it was woken by a real clock, a DispatchQueue or I/O). Its wake-ups are not part of the quiescence that async advance/run wait for, so the test races with it. Create the TestScheduler first, in the test, and replace real clocks and queues with the virtual clock and the scheduler (see Docs/AsyncAwait.md).",
             at: known ?? CallSite())
-    }
-}
-
-/// Checks every 100 ms (real time) whether a driver is stuck waiting behind a
-/// job that never ends. One timer for the process, started with the first
-/// TestScheduler.
-final class Watchdog: @unchecked Sendable {
-    // @unchecked: `drivers` is guarded by `lock`; `timer` is set once in init.
-    static let shared = Watchdog()
-
-    private let lock = Lock()
-    private var drivers: [Weak] = []
-    private var timer: (any DispatchSourceTimer)?
-
-    private struct Weak {
-        weak var driver: AsyncDriver?
-    }
-
-    private init() {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Tick.TestScheduler.watchdog"))
-        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100), leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in self?.tick() }
-        timer.resume()
-        self.timer = timer
-    }
-
-    func watch(_ driver: AsyncDriver) {
-        lock.withLock { drivers.append(Weak(driver: driver)) }
-    }
-
-    private func tick() {
-        let live = lock.withLock { () -> [AsyncDriver] in
-            drivers.removeAll { $0.driver == nil }
-            return drivers.compactMap(\.driver)
-        }
-        let now = ContinuousClock.now
-        for driver in live { driver.checkStall(now: now) }
-    }
-}
-
-/// An actor whose executor is one driver's queue: `await visit()` moves the
-/// calling task into that driver (see `AsyncDriver.quiescence`).
-actor DriverEntrance {
-    private let executor: Executor
-
-    init(driver: AsyncDriver) {
-        executor = Executor(driver: driver)
-    }
-
-    nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
-
-    func visit() {}
-
-    final class Executor: SerialExecutor, @unchecked Sendable {
-        // @unchecked: `driver` is a weak reference, set once.
-        weak var driver: AsyncDriver?
-
-        init(driver: AsyncDriver) { self.driver = driver }
-
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            let reference = asUnownedSerialExecutor()
-            if let driver {
-                driver.enqueue(job, toMain: false, original: nil, entrance: reference)
-            } else {
-                DispatchQueue.global().async { JobRouting.track(job) { $0.runSynchronously(on: reference) } }
-            }
-        }
     }
 }

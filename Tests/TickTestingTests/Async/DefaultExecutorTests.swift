@@ -85,6 +85,8 @@ import Tick
     @Test func yieldsComeBackToTheDriver() async {
         let scheduler = TestScheduler()
         let task = Task {
+            // The yields are the code under test, not a wait: each must come
+            // back to the driver as a job it runs.
             for _ in 0..<50 { await Task.yield() }
         }
         await scheduler.run()
