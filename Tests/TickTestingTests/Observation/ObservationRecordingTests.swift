@@ -74,6 +74,16 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
     return key
 }()
 
+/// Records from the isolation of an actor other than the main actor, which
+/// Tick cannot check without trapping.
+actor OtherActorRecording {
+    func record(_ model: ObservedSharedCounter, on scheduler: TestScheduler) -> [Int] {
+        let recorder = scheduler.record(observing: { model.value })
+        model.value = 1
+        return recorder.values
+    }
+}
+
 @Suite(.checksResourceLeaks) struct ObservationRecordingTests {
     private func failures(_ body: () -> Void) -> [TestFailure] {
         let captured = Locked<[TestFailure]>([])
@@ -286,6 +296,19 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
         #expect(recorder.values == [0])
         #expect(failures.count == 1)
         #expect(failures.first?.message.contains("changed off the main actor") == true)
+    }
+
+    @Test func recordingFromAnotherActorIsReportedAsUnsupported() async {
+        let scheduler = TestScheduler()
+        let values = Locked<[Int]>([])
+        await withKnownIssue {
+            let recorded = await OtherActorRecording().record(ObservedSharedCounter(), on: scheduler)
+            values.withLock { $0 = recorded }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("actor other than the main actor is not supported") }
+        }
+        // Only the first value: nothing is read in that actor's isolation.
+        #expect(values.withLock { $0 } == [0])
     }
 
     // MARK: Lifetime
