@@ -7,6 +7,11 @@ public enum BlockKind: String, Equatable, Sendable {
     /// ```` ```swift show-only ````: neither compiled nor run (code that cannot
     /// build on Linux, such as UIKit); counted as skipped.
     case showOnly = "show-only"
+    /// ```` ```swift file-scope ````: declarations compiled at the top level of
+    /// the page's file, outside the function that runs the page (never run
+    /// themselves): for what a function body cannot hold, such as an
+    /// `@Observable` class (its macro adds an extension).
+    case fileScope = "file-scope"
 }
 
 /// An ```` ```output ```` block: the exact text the Swift block before it prints.
@@ -128,7 +133,7 @@ public enum MarkdownExtractor {
             switch fence.language {
             case "swift":
                 let kind = try blockKind(fence, path: path, line: lineNumber)
-                if kind != .run, !content.contains(where: isComment) {
+                if kind == .compileOnly || kind == .showOnly, !content.contains(where: isComment) {
                     throw DocTestError(
                         path: path, line: lineNumber,
                         message: "a ```swift \(kind.rawValue) block must say why it is not run, in a // comment inside the block.")
@@ -165,10 +170,11 @@ public enum MarkdownExtractor {
         case []: return .run
         case ["no-run"]: return .compileOnly
         case ["show-only"]: return .showOnly
+        case ["file-scope"]: return .fileScope
         default:
             throw DocTestError(
                 path: path, line: line,
-                message: "unknown swift fence options `\(fence.options.joined(separator: " "))`; use ```swift, ```swift no-run (compile only) or ```swift show-only (not compiled).")
+                message: "unknown swift fence options `\(fence.options.joined(separator: " "))`; use ```swift, ```swift no-run (compile only), ```swift show-only (not compiled) or ```swift file-scope (declarations at file scope).")
         }
     }
 

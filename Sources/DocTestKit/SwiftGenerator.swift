@@ -113,6 +113,7 @@ public enum SwiftGenerator {
         let indent = "    "
         var imports: [String] = []
         var body: [String] = []
+        var fileScope: [String] = []
 
         // `print` is shadowed by functions local to the page's function:
         // they capture nothing (the buffer is a global), so the page's local
@@ -148,6 +149,13 @@ public enum SwiftGenerator {
                         "\(indent)docTestCheckOutput(\(buffer).take(), expected: \(stringLiteral(output.expectedText)), page: \(file), outputFenceLine: \(output.fenceLine), blockLine: \(block.fenceLine))")
                     body.append("#sourceLocation()")
                 }
+            case .fileScope:
+                // Declarations at the top level of the page's file, before
+                // the page's function: every block of the page sees them.
+                fileScope.append("// ```swift file-scope block at line \(block.fenceLine)")
+                fileScope.append("#sourceLocation(file: \(file), line: \(block.firstCodeLine))")
+                fileScope.append(contentsOf: hoistingImports(block.lines, into: &imports))
+                fileScope.append("#sourceLocation()")
             case .compileOnly:
                 // Compiled inside a closure that is never called: it sees the
                 // page's earlier declarations, but its own stay inside it.
@@ -168,6 +176,10 @@ public enum SwiftGenerator {
         out.append("/// What \(page.path) prints; the page's `print` writes here, never to standard output.")
         out.append("private let \(buffer) = DocTestOutput()")
         out.append("")
+        if !fileScope.isEmpty {
+            out.append(contentsOf: fileScope)
+            out.append("")
+        }
         out.append("/// The code of \(page.path), run by the test `\(job.testName)`.")
         out.append("#sourceLocation(file: \(file), line: 1)")
         // A page that awaits runs in an async function; the others stay

@@ -132,6 +132,14 @@ import Testing
         #expect(failure?.message.contains("not run") == true)
     }
 
+    @Test func aFileScopeBlockNeedsNoReasonAndTakesNoOutput() throws {
+        let page = try MarkdownExtractor.extract(path: "Docs/P.md", text: "```swift file-scope\nstruct S {}\n```\n")
+        #expect(page.blocks.map(\.kind) == [.fileScope])
+        let failure = error("```swift file-scope\nstruct S {}\n```\n```output\n1\n```\n")
+        #expect(failure?.line == 4)
+        #expect(failure?.message.contains("not run") == true)
+    }
+
     @Test func unknownSwiftFenceOptionsAreAnError() {
         let failure = error("\n```swift norun\nprint(1)\n```\n")
         #expect(failure?.line == 2)

@@ -36,6 +36,18 @@ import Testing
         #expect(try generate("```swift\nlet awaited = 1\n```\n").contains("func _docPage_Docs_Page_md() throws {"))
     }
 
+    @Test func aFileScopeBlockIsDeclaredBeforeThePageFunctionWithItsImportsHoisted() throws {
+        let source = try generate("```swift\nlet m = M()\n```\n\n```swift file-scope\nimport Observation\n@Observable final class M {}\n```\n")
+        let body = lines(source)
+        let declaration = try #require(body.firstIndex(of: "@Observable final class M {}"))
+        let function = try #require(body.firstIndex(of: "func _docPage_Docs_Page_md() throws {"))
+        let use = try #require(body.firstIndex(of: "let m = M()"))
+        #expect(declaration < function && function < use)
+        #expect(body[declaration - 2] == "#sourceLocation(file: \"Docs/Page.md\", line: 6)")
+        #expect(body.contains("import Observation"))
+        #expect(body.firstIndex(of: "import Observation")! < declaration)
+    }
+
     @Test func everyBlockPointsAtItsPageLine() throws {
         let source = try generate("# T\n\n```swift\nlet a = 1\n```\n\ntext\n\n```swift\nprint(a)\n```\n")
         let body = lines(source)

@@ -18,11 +18,32 @@ public struct MarbleDiff: Sendable, CustomStringConvertible {
     public var title: String { firstDifference.map { "marble mismatch at \($0)" } ?? "marble mismatch" }
     /// Where the timelines first differ, e.g. `frame 5`; nil when equal.
     let firstDifference: String?
+    /// What the failure picture draws (MarbleFailurePicture.swift): both
+    /// whole diagrams, their legend and the time of the first difference;
+    /// nil for a subscription diff.
+    let picture: Picture?
 
-    init(isEqual: Bool, description: String, firstDifference: String? = nil) {
+    /// The timelines of a mismatch as the failure picture draws them.
+    struct Picture: Sendable {
+        let expected: String
+        let actual: String
+        let legend: String?
+        /// In attoseconds from time 0.
+        let firstDifference: Int128
+        let frame: Duration
+    }
+
+    /// The failure picture of this diff: an SVG of the expected timeline
+    /// above the actual one, on one time scale, the first difference marked
+    /// (what a failing marble expectation attaches to its test, see
+    /// ``MarbleFailurePictures``); nil when the timelines are equal.
+    public var svg: String? { MarbleFailurePictures.svg(for: self) }
+
+    init(isEqual: Bool, description: String, firstDifference: String? = nil, picture: Picture? = nil) {
         self.isEqual = isEqual
         self.description = description
         self.firstDifference = firstDifference
+        self.picture = picture
     }
 }
 
@@ -94,7 +115,10 @@ extension Marbles {
         let firstFrame = describe(first.time, frame: frameAttos)
         return MarbleDiff(
             isEqual: false, description: lines.joined(separator: "\n"),
-            firstDifference: String(firstFrame.prefix { $0 != "(" }.dropLast()))
+            firstDifference: String(firstFrame.prefix { $0 != "(" }.dropLast()),
+            picture: MarbleDiff.Picture(
+                expected: left.diagram, actual: right.diagram, legend: table.legend(for: allElements),
+                firstDifference: first.time, frame: frame > .zero ? frame : .milliseconds(1)))
     }
 
     /// Diagrams longer than this many characters are shown as a window

@@ -163,8 +163,10 @@ public struct MarbleExpectation<Element> {
             return
         }
         result.finish(recorded: actual, expected: expected, diff: diff.description)
-        TestFailureReporter.fail(
-            TestFailure(title: diff.title, message: "marble expectation failed\n\(diff.description)", site: site))
+        var message = "marble expectation failed\n\(diff.description)"
+        // The same two timelines as a picture, attached to the failing test.
+        if let picture = MarbleFailurePictures.attach(diff, site: site) { message += "\n" + picture }
+        TestFailureReporter.fail(TestFailure(title: diff.title, message: message, site: site))
     }
 }
 

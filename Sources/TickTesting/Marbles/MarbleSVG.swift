@@ -21,15 +21,42 @@ extension Marbles {
         _ diagrams: [String], _ temperature: Temperature = .cold, frame: Duration = .milliseconds(1)
     ) throws(MarbleError) -> String {
         let frameAttos = frame.totalAttoseconds
-        var rows: [(label: String, events: [(time: Int128, event: Event<String>)], point: Bool)] = []
+        var rows: [SVGRow] = []
         for diagram in diagrams {
-            let events: [Recorded<Event<String>>] = try parse(diagram, temperature, frame: frame)
-            rows.append(
-                (diagram, events.map { ($0.time.attoseconds(frame: frameAttos), $0.value) },
-                 temperature == .hot && diagram.contains("^")))
+            rows.append(try SVGRow(diagram: diagram, caption: diagram, temperature, frame: frame))
         }
+        return render(rows, frameAttos: frameAttos)
+    }
+
+    /// One row of an SVG diagram: its caption, its events (labels are the
+    /// markers) and whether a `^` is drawn at time 0.
+    struct SVGRow {
+        var label: String
+        var events: [(time: Int128, event: Event<String>)]
+        var point: Bool
+
+        init(diagram: String, caption: String, _ temperature: Temperature, frame: Duration) throws(MarbleError) {
+            let frameAttos = frame.totalAttoseconds
+            let events: [Recorded<Event<String>>] = try parse(diagram, temperature, frame: frame)
+            self.label = caption
+            self.events = events.map { ($0.time.attoseconds(frame: frameAttos), $0.value) }
+            self.point = temperature == .hot && diagram.contains("^")
+        }
+    }
+
+    /// A time marked across every row (a failure picture's first
+    /// difference), with its label.
+    struct SVGMark {
+        var time: Int128
+        var label: String
+    }
+
+    /// Draws `rows` on one time scale; `mark` adds a line across every row
+    /// at its time, and each of `notes` a line of text under the axis.
+    static func render(_ rows: [SVGRow], frameAttos: Int128, mark: SVGMark? = nil, notes: [String] = []) -> String {
         var times = Set(rows.flatMap { $0.events.map(\.time) })
         times.insert(0)
+        if let mark { times.insert(mark.time) }
         let sorted = times.sorted()
 
         // x position of each distinct time: proportional to time within the
@@ -60,7 +87,10 @@ extension Marbles {
             x[time] = Int(position.rounded())
         }
         let end = Int(position.rounded()) + 60
-        let width = end + 20
+        // A failure picture's captions and notes are wider than its timeline
+        // when the diagrams are short (about 8 px per character).
+        let texts = notes + (mark.map { [$0.label] + rows.map(\.label) } ?? [])
+        let width = max(end + 20, (texts.map { $0.count * 8 + 20 }.max() ?? 0))
 
         var body: [String] = []
         var y = 10
@@ -70,7 +100,10 @@ extension Marbles {
             let depth = stack.values.max() ?? 1
             let lineY = y + 46
             body.append("<g class=\"row\">")
-            body.append("<text class=\"caption\" x=\"10\" y=\"\(y + 14)\">\(escape(row.label))</text>")
+            // A failure picture's captions keep their spaces, so `expected:`
+            // and `actual:` diagrams line up.
+            let preserve = mark == nil ? "" : " xml:space=\"preserve\""
+            body.append("<text class=\"caption\" x=\"10\" y=\"\(y + 14)\"\(preserve)>\(escape(row.label))</text>")
             body.append("<line class=\"timeline\" x1=\"10\" y1=\"\(lineY)\" x2=\"\(end)\" y2=\"\(lineY)\"/>")
             body.append(
                 "<polygon class=\"arrow\" points=\"\(end),\(lineY - 6) \(end + 12),\(lineY) \(end),\(lineY + 6)\"/>")
@@ -110,6 +143,13 @@ extension Marbles {
             body.append("</g>")
             y += 70 + (depth - 1) * 30
         }
+        if let mark, let px = x[mark.time] {
+            // A dashed line through every row at the marked time.
+            // Its label goes under the axis, with the notes.
+            body.append(
+                "<g class=\"difference\" data-time=\"\(escape(MarbleDuration.describe(attoseconds: mark.time)))\"><line x1=\"\(px)\" y1=\"30\" x2=\"\(px)\" y2=\"\(y)\" stroke-dasharray=\"5 4\"/></g>"
+            )
+        }
         // The shared time axis.
         body.append("<g class=\"axis\">")
         var lastLabelEnd = Int.min
@@ -129,7 +169,12 @@ extension Marbles {
                 "<text class=\"break-label\" x=\"\(mark.x)\" y=\"\(y + 26)\" text-anchor=\"middle\">≈ \(escape(mark.label))</text>")
         }
         body.append("</g>")
-        let height = y + (breaks.isEmpty ? 24 : 38)
+        var height = y + (breaks.isEmpty ? 24 : 38)
+        for (index, note) in ((mark.map { [$0.label] } ?? []) + notes).enumerated() {
+            let kind = index == 0 && mark != nil ? "note difference-label" : "note"
+            body.append("<text class=\"\(kind)\" x=\"10\" y=\"\(height + 4)\">\(escape(note))</text>")
+            height += 18
+        }
         let style = """
             <style>
             text { font-family: Menlo, Consolas, monospace; font-size: 13px; fill: #222; }
@@ -143,7 +188,7 @@ extension Marbles {
             .completed line { stroke: #222; stroke-width: 3; }
             .error line { stroke: #c0392b; stroke-width: 3; }
             .subscription line { stroke: #2c7be5; stroke-width: 1.5; }
-            .subscription text { fill: #2c7be5; }
+            .subscription text { fill: #2c7be5; }\(mark == nil ? "" : "\n.difference line { stroke: #c0392b; stroke-width: 2; }")\(notes.isEmpty && mark == nil ? "" : "\n.note { fill: #555; font-size: 11px; }\n.note.difference-label { fill: #c0392b; }")
             </style>
             """
         return """
