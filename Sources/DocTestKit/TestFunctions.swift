@@ -16,6 +16,8 @@ public struct TestFunction: Equatable, Sendable {
     /// page's function takes `await`.
     public var isMainActor: Bool
 
+    /// A test function named `name` whose `@Test` is at page line `line`
+    /// and whose body ends at `endLine` (`line` if not known yet).
     public init(name: String, line: Int, endLine: Int? = nil, isAsync: Bool, isThrowing: Bool, isMainActor: Bool) {
         self.name = name
         self.line = line

@@ -43,6 +43,7 @@ public enum Resources {
         /// scope made with `recordingDetails: true` (debug builds).
         let ledger: Ledger?
 
+        /// A scope that counts its live resources (see ``live``).
         public init() { ledger = nil }
 
         /// A scope that, with `recordingDetails`, also records what each of
@@ -159,7 +160,9 @@ public enum Resources {
 public struct LiveResource: Sendable, CustomStringConvertible {
     /// A source line: where a resource was made.
     public struct Site: Sendable, CustomStringConvertible {
+        /// The file, as `#fileID` writes it (`Module/File.swift`).
         public let fileID: String
+        /// The line.
         public let line: UInt
 
         init(fileID: StaticString, line: UInt) {

@@ -62,11 +62,14 @@ public final class ClockScheduler<C: Clock>: Scheduler where C.Duration == Durat
     /// The time elapsed on the clock since this scheduler was made.
     public var now: SchedulerInstant { SchedulerInstant(offset: origin.duration(to: clock.now)) }
 
+    /// Runs `action` on the main actor as soon as possible (a sleep of zero on the clock).
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> any Disposable {
         schedule(after: .zero, action)
     }
 
+    /// Runs `action` on the main actor once a sleep on the clock until
+    /// `now + delay` returns, unless the returned disposable is disposed first.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
         let delay = checkedDelay(delay, "ClockScheduler.schedule(after:)")
@@ -85,6 +88,8 @@ public final class ClockScheduler<C: Clock>: Scheduler where C.Duration == Durat
         return ClockSchedulerTask(item: item, task: task)
     }
 
+    /// Runs `action` on the main actor at `now + delay`, then every
+    /// `period`, deadlines counted from the start, until disposed.
     @discardableResult
     public func schedulePeriodic(
         after delay: Duration, period: Duration, _ action: @escaping () -> Void
