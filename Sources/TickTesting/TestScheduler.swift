@@ -273,7 +273,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             due: (SchedulerInstant(offset: state.current) + delay).offset, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
         let outsideADrive = state.isAdvancing ? nil : state.current
         lock.unlock()
-        if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: now + delay) }
+        // Saturating, as the due time itself is (a delay past `Duration`'s range is "never").
+        if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay).offset) }
         counter.increment()
         return ScheduledEntry(handle: handle, sequence: key)
     }
