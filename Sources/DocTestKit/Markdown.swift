@@ -41,12 +41,18 @@ public struct CodeBlock: Equatable, Sendable {
     public var lines: [String]
     /// The output block that directly follows, if any (only for ``BlockKind/run``).
     public var output: OutputBlock?
+    /// The `@Test` functions the block declares, in order: a run block's
+    /// are called right after it (see ``TestFunctionScanner``).
+    public var testFunctions: [TestFunction]
 
-    public init(kind: BlockKind, fenceLine: Int, lines: [String], output: OutputBlock? = nil) {
+    public init(
+        kind: BlockKind, fenceLine: Int, lines: [String], output: OutputBlock? = nil, testFunctions: [TestFunction] = []
+    ) {
         self.kind = kind
         self.fenceLine = fenceLine
         self.lines = lines
         self.output = output
+        self.testFunctions = testFunctions
     }
 
     /// The 1-based page line of the first code line.
@@ -138,7 +144,11 @@ public enum MarkdownExtractor {
                         path: path, line: lineNumber,
                         message: "a ```swift \(kind.rawValue) block must say why it is not run, in a // comment inside the block.")
                 }
-                blocks.append(CodeBlock(kind: kind, fenceLine: lineNumber, lines: content))
+                // A show-only block is never compiled: its `@Test`s stay as written.
+                let tests =
+                    kind == .showOnly
+                    ? [] : try TestFunctionScanner.scan(content, path: path, firstLine: lineNumber + 1).functions
+                blocks.append(CodeBlock(kind: kind, fenceLine: lineNumber, lines: content, testFunctions: tests))
                 pairable = blocks.count - 1
             case "output":
                 guard fence.options.isEmpty else {

@@ -141,8 +141,15 @@ public enum SwiftGenerator {
                 body.append("\(indent)// ```swift block at line \(block.fenceLine)")
                 body.append("\(indent)\(buffer).discard()")
                 body.append("#sourceLocation(file: \(file), line: \(block.firstCodeLine))")
-                body.append(contentsOf: hoistingImports(block.lines, into: &imports))
+                body.append(contentsOf: hoistingImports(compiledLines(block, path: page.path), into: &imports))
                 body.append("#sourceLocation()")
+                // The block's `@Test` functions run now, in order, each
+                // call pointing at its `@Test` line.
+                for function in block.testFunctions {
+                    body.append("#sourceLocation(file: \(file), line: \(function.line))")
+                    body.append("\(indent)\(function.call)")
+                    body.append("#sourceLocation()")
+                }
                 if let output = block.output {
                     body.append("#sourceLocation(file: \(file), line: \(output.fenceLine))")
                     body.append(
@@ -162,7 +169,7 @@ public enum SwiftGenerator {
                 body.append("\(indent)// ```swift no-run block at line \(block.fenceLine): compiled, never run.")
                 body.append("\(indent)_ = { () async throws -> Void in")
                 body.append("#sourceLocation(file: \(file), line: \(block.firstCodeLine))")
-                body.append(contentsOf: hoistingImports(block.lines, into: &imports))
+                body.append(contentsOf: hoistingImports(compiledLines(block, path: page.path), into: &imports))
                 body.append("#sourceLocation()")
                 body.append("\(indent)}")
             }
@@ -198,10 +205,25 @@ public enum SwiftGenerator {
         awaits(job.page) ? "try await \(job.pageFunction)()" : "try \(job.pageFunction)()"
     }
 
-    /// `true` if a run block of `page` contains the word `await` or `async let`.
+    /// The lines of `block` as the page compiles them: its `@Test`
+    /// attributes blanked (a page's test functions are local functions).
+    static func compiledLines(_ block: CodeBlock, path: String) -> [String] {
+        guard !block.testFunctions.isEmpty else { return block.lines }
+        // The extractor already scanned these lines without an error.
+        return (try? TestFunctionScanner.scan(block.lines, path: path, firstLine: block.firstCodeLine).lines) ?? block.lines
+    }
+
+    /// `true` if a run block of `page` contains the word `await` or `async
+    /// let` outside its `@Test` functions, or declares a `@Test` function
+    /// whose call needs `await`. (An `await` inside a test function is that
+    /// function's: it makes the function async, not the page.)
     static func awaits(_ page: DocPage) -> Bool {
         page.blocks.contains { block in
-            block.kind == .run && block.lines.contains { line in
+            guard block.kind == .run else { return false }
+            if block.testFunctions.contains(where: \.needsAwait) { return true }
+            return block.lines.enumerated().contains { offset, line in
+                let pageLine = block.firstCodeLine + offset
+                if block.testFunctions.contains(where: { ($0.line...$0.endLine).contains(pageLine) }) { return false }
                 let words = line.split { !($0.isLetter || $0.isNumber || $0 == "_") }
                 return zip(words, words.dropFirst() + [""]).contains { word, next in
                     word == "await" || (word == "async" && next == "let")

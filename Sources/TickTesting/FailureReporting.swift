@@ -45,13 +45,10 @@ public enum TestFailureReporter {
         if Test.current != nil {
             let location = SourceLocation(
                 fileID: site.fileID, filePath: "\(site.filePath)", line: Int(site.line), column: Int(site.column))
-            if let title = failure.title {
-                // Recorded as an error so the issue's title says what differs
-                // (a plain comment is titled "Issue recorded").
-                Issue.record(TitledFailure(title: title), Comment(rawValue: failure.message), sourceLocation: location)
-            } else {
-                Issue.record(Comment(rawValue: failure.message), sourceLocation: location)
-            }
+            // A failure of the test, at the user's line: an issue whose
+            // comment starts with the title. (Recorded with an error instead,
+            // it would read "Caught error: …", as if something had thrown.)
+            Issue.record(Comment(rawValue: failure.commentText), sourceLocation: location)
             return
         }
         switch XCTestTracker.shared.state {
@@ -139,13 +136,13 @@ public struct TestFailure: Sendable, CustomStringConvertible {
 
     /// `file:line: message`.
     public var description: String { "\(site.fileID):\(site.line): \(message)" }
-}
 
-/// The error a titled failure is recorded with in Swift Testing, whose
-/// description becomes the issue's title.
-struct TitledFailure: Error, CustomStringConvertible {
-    let title: String
-    var description: String { title }
+    /// The text of the Swift Testing issue: the title (when there is one) on
+    /// the first line, then the message.
+    var commentText: String {
+        guard let title, !message.hasPrefix(title) else { return message }
+        return "\(title)\n\(message)"
+    }
 }
 
 /// Knows whether an XCTest test is running, and which, by observing XCTest.

@@ -44,17 +44,53 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
             try await function()
             return
         }
-        let scope = Resources.Scope()
+        let scope = Resources.Scope(recordingDetails: true)
         try await scope.run(includingOtherThreads: includesOtherThreads) { try await function() }
         // Marble expectations never checked fail at their own lines (which
         // also lets go of what they subscribed).
         MarbleExpectationStore.reportUnchecked(in: scope)
+        let schedulers = ScopedSchedulers.shared.take(scope)
         let live = scope.live
         if live != 0 {
             Issue.record(
-                "\(live) Tick resource(s) created by this test are still alive after it ended: a subscription that was never disposed or completed, or a scheduled item still pending. (Counted by Resources.Scope; debug builds only.)",
+                Comment(rawValue: Self.report(live: live, resources: scope.liveResources, schedulers: schedulers)),
                 sourceLocation: test.sourceLocation)
         }
+    }
+
+    /// The failure's text: how many resources are alive, then each of them,
+    /// with its kind and where it was made (identical ones counted once).
+    static func report(live: Int, resources: [LiveResource], schedulers: [TestScheduler]) -> String {
+        var lines = [
+            "\(live) Tick resource(s) created by this test are still alive after it ended (a subscription never disposed or completed, or a scheduled item still pending):"
+        ]
+        var itemized = 0
+        var groups: [(text: String, count: Int)] = []
+        for resource in resources {
+            let text = resource.description
+            if let index = groups.firstIndex(where: { $0.text == text }) {
+                groups[index].count += 1
+            } else {
+                groups.append((text, 1))
+            }
+        }
+        for group in groups {
+            lines.append("- " + (group.count > 1 ? "\(group.count) × " : "") + group.text)
+            itemized += group.count
+        }
+        for scheduler in schedulers {
+            let pending = scheduler.pendingCount
+            guard let summary = scheduler.pendingWorkSummary() else { continue }
+            lines.append("- " + summary)
+            itemized += pending
+        }
+        if live > itemized {
+            lines.append(
+                "- \(live - itemized) more: scheduled items of real schedulers (DispatchQueueScheduler, OperationQueueScheduler, …), or resources made outside this test's task")
+        }
+        lines.append(
+            "Dispose what the test subscribed (a DisposeBag it lets go of, or `dispose()`), and run or dispose what it scheduled. (Counted by Resources.Scope; debug builds only.)")
+        return lines.joined(separator: "\n")
     }
 }
 

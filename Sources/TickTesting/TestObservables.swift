@@ -289,3 +289,83 @@ extension HotObservable: @unchecked Sendable where Element: Sendable {}
 // set once, and the subscription log is thread-safe.
 // Sendable only when the elements are.
 extension ColdObservable: @unchecked Sendable where Element: Sendable {}
+
+// MARK: - Test observables where an Observable is expected
+//
+// `Observable` is a struct, so a test observable cannot be a subclass of it.
+// Instead, each way of making one has a second form that returns an
+// `Observable` and is chosen only where the context asks for one: passed to
+// a parameter of type `Observable<Element>`, returned from a closure that
+// must return one (`flatMap { _ in scheduler.cold("--x|") }`), or stored in
+// a constant declared `let query: Observable<String>`. Everywhere else (a
+// plain `let source = scheduler.hot(…)`) the test observable itself is made,
+// with its `subscriptions` and `recordedEvents`. Every operator is defined
+// on `ObservableType`, which both test observables conform to, so they need
+// no conversion for operators or for APIs generic over `ObservableType`.
+// What remains is a test observable already bound to a constant of its own
+// type and then passed where an `Observable` is required: that takes
+// `.asObservable()` (or declare the parameter `some ObservableType<Element>`).
+
+extension TestScheduler {
+    /// ``cold(_:values:error:fileID:filePath:line:column:)`` where an
+    /// `Observable` is expected: `ViewModel(query: scheduler.cold("-a|", values: …))`.
+    @_disfavoredOverload @inlinable
+    public func cold<Element>(
+        _ diagram: String, values: [Character: Element], error: any Error = TestError.boxedDefault,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> Observable<Element> {
+        let source: ColdObservable<Element> = cold(
+            diagram, values: values, error: error, fileID: fileID, filePath: filePath, line: line, column: column)
+        return source.asObservable()
+    }
+
+    /// ``cold(_:error:fileID:filePath:line:column:)`` where an `Observable`
+    /// is expected: `ViewModel(query: scheduler.cold("-a-b|"))`.
+    @_disfavoredOverload
+    public func cold(
+        _ diagram: String, error: any Error = TestError.boxedDefault,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> Observable<String> {
+        let source: ColdObservable<String> = cold(
+            diagram, values: [:], error: error, fileID: fileID, filePath: filePath, line: line, column: column)
+        return source.asObservable()
+    }
+
+    /// ``hot(_:values:error:fileID:filePath:line:column:)`` where an
+    /// `Observable` is expected: `ViewModel(query: scheduler.hot("-a|", values: …))`.
+    @_disfavoredOverload @inlinable
+    public func hot<Element>(
+        _ diagram: String, values: [Character: Element], error: any Error = TestError.boxedDefault,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> Observable<Element> {
+        let source: HotObservable<Element> = hot(
+            diagram, values: values, error: error, fileID: fileID, filePath: filePath, line: line, column: column)
+        return source.asObservable()
+    }
+
+    /// ``hot(_:error:fileID:filePath:line:column:)`` where an `Observable` is
+    /// expected: `ViewModel(query: scheduler.hot("-a-b|"))`.
+    @_disfavoredOverload
+    public func hot(
+        _ diagram: String, error: any Error = TestError.boxedDefault,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> Observable<String> {
+        let source: HotObservable<String> = hot(
+            diagram, values: [:], error: error, fileID: fileID, filePath: filePath, line: line, column: column)
+        return source.asObservable()
+    }
+
+    /// ``createHotObservable(_:)`` where an `Observable` is expected.
+    @_disfavoredOverload @inlinable
+    public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>]) -> Observable<Element> {
+        let source: HotObservable<Element> = createHotObservable(events)
+        return source.asObservable()
+    }
+
+    /// ``createColdObservable(_:)`` where an `Observable` is expected.
+    @_disfavoredOverload
+    public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> Observable<Element> {
+        let source: ColdObservable<Element> = createColdObservable(events)
+        return source.asObservable()
+    }
+}

@@ -74,7 +74,7 @@ extension TestScheduler {
 
     func advance(toInstant target: SchedulerInstant?, described: String, site: CallSite) {
         // Hot observables of the marble API start now (see HotObservable(deferredOn:)).
-        marbleExpectations.runSetups()
+        willDrive()
         lock.lock()
         if state.isAdvancing {
             let sameThread = state.advancingThread.map { pthread_equal($0, pthread_self()) != 0 } ?? true

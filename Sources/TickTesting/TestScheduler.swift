@@ -75,6 +75,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
     let asyncDriver = AsyncDriver()
+    /// Where it was made and how it was driven, for the hint about work left
+    /// pending (see `TestScheduler+PendingWork.swift`).
+    let pendingWork: PendingWorkLog
 
     /// The default ``stepBudget``.
     public static let defaultStepBudget = 100_000
@@ -116,14 +119,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.frameAttoseconds64 = Int64(exactly: frame.totalAttoseconds) ?? 0
         self.horizon = frame.totalAttoseconds * Int128(Int.max)
         self.simulateProcessingDelay = simulateProcessingDelay
+        self.pendingWork = PendingWorkLog(site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         self.storage = .allocate(capacity: 1)
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
         self.state.current = instant(for: initialClock).offset
         self.handle.scheduler = self
         self.asyncDriver.attach(to: self, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        // Under the leak trait, its report names what is still pending here.
+        if let scope = Resources.current { ScopedSchedulers.shared.add(self, in: scope) }
     }
 
     deinit {
+        // Work the test scheduled and never drove: a hint (never a failure).
+        hintAboutUndrivenWork()
         // Async work is no longer routed to this scheduler's driver.
         asyncDriver.schedulerGone()
         // Work still pending goes with the scheduler: no longer a live resource.
@@ -252,7 +260,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         lock.lock()
         let key = state.enqueue(
             due: due?.offset ?? state.current, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+        let outsideADrive = state.isAdvancing ? nil : state.current
         lock.unlock()
+        if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: max(now, due?.offset ?? now)) }
         counter.increment()
         return ScheduledEntry(handle: handle, sequence: key)
     }
@@ -261,7 +271,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         lock.lock()
         let key = state.enqueue(
             due: (SchedulerInstant(offset: state.current) + delay).offset, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+        let outsideADrive = state.isAdvancing ? nil : state.current
         lock.unlock()
+        // Saturating, as the due time itself is (a delay past `Duration`'s range is "never").
+        if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay).offset) }
         counter.increment()
         return ScheduledEntry(handle: handle, sequence: key)
     }

@@ -104,14 +104,20 @@ import TickTesting
 
     // MARK: Failures say what differs; outcomes are values
 
-    @Test func swiftTestingIssueIsTitledWithTheFrame() {
+    @Test func swiftTestingIssueIsAFailureTitledWithTheFrame() {
+        // A recorded failure at the `toBe` line whose first line says what
+        // differs, not a caught error ("Caught error: …").
         let scheduler = TestScheduler()
+        let line = #line + 1
         scheduler.expect(scheduler.cold("-a-b-|")).toBe("-a-c-|")
         withKnownIssue {
             scheduler.flush()
         } matching: { issue in
-            issue.error.map { String(describing: $0) } == "marble mismatch at frame 3"
-                && issue.comments.map(\.rawValue).joined().contains("expected: -a-c-|")
+            let text = issue.comments.map(\.rawValue).joined()
+            guard case .unconditional = issue.kind else { return false }
+            return issue.error == nil && issue.sourceLocation?.line == line
+                && text.split(separator: "\n").first == "marble mismatch at frame 3"
+                && text.contains("expected: -a-c-|")
         }
     }
 

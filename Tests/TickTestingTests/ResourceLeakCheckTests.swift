@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Tick
 import TickTesting
@@ -42,6 +43,74 @@ import TickTesting
         let scheduler = try #require(kept.withLock { $0 })
         await scheduler.run()
         #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func theReportNamesEachLeakedSubscriptionWithItsKindAndLine() async throws {
+        let subject = PublishSubject<Int>()
+        let leaked = Locked<[any Disposable]>([])
+        let closureLine = Locked<UInt>(0)
+        let eventLine = Locked<UInt>(0)
+        try await withKnownIssue {
+            try await runUnderTrait {
+                closureLine.withLock { $0 = #line + 1 }
+                let first = subject.filter { $0 > 0 }.subscribe(onNext: { _ in })
+                eventLine.withLock { $0 = #line + 1 }
+                let second = subject.subscribe { _ in }
+                leaked.withLock { $0 = [first, second] }
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+            let at = { (line: Locked<UInt>) in "made at TickTestingTests/ResourceLeakCheckTests.swift:\(line.withLock { $0 })" }
+            return text.contains("Tick resource(s) created by this test are still alive")
+                // The closure subscription, the filter's, and the subject's
+                // subscriptions, each named, at the line that subscribed.
+                && text.contains("subscription (subscribe(onNext:…), ClosureSink<Int>), \(at(closureLine))")
+                && text.contains("subject subscription (SubjectSubscription<Int>), \(at(closureLine))")
+                && text.contains(at(eventLine))
+                // The filter's own subscription too (3 resources at that line).
+                && text.components(separatedBy: at(closureLine)).count - 1 >= 3
+        }
+        leaked.withLock { $0.forEach { $0.dispose() } }
+    }
+
+    @Test func theReportNamesThePendingWorkAndTheSchedulerThatHoldsIt() async throws {
+        let kept = Locked<TestScheduler?>(nil)
+        let line = Locked<UInt>(0)
+        try await withKnownIssue {
+            try await runUnderTrait {
+                line.withLock { $0 = #line + 1 }
+                let scheduler = TestScheduler()
+                scheduler.scheduleAt(500) {}
+                scheduler.scheduleAt(700) {}
+                scheduler.advance(to: 20)
+                kept.withLock { $0 = scheduler }
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined(separator: "\n")
+            return text.contains(
+                "2 scheduled item(s) pending on the TestScheduler made at TickTestingTests/ResourceLeakCheckTests.swift:\(line.withLock { $0 }) (now 20, the earliest due at 500)")
+        }
+        let scheduler = try #require(kept.withLock { $0 })
+        await scheduler.run()
+    }
+
+    @Test func aRecordingScopeListsItsLiveResourcesAndAPlainOneDoesNot() {
+        let subject = PublishSubject<String>()
+        let recording = Resources.Scope(recordingDetails: true)
+        let plain = Resources.Scope()
+        let line: UInt = #line + 1
+        let a = recording.run { subject.map { $0 + "!" }.subscribe(onNext: { _ in }) }
+        let b = plain.run { subject.subscribe(onNext: { _ in }) }
+        let resources = recording.liveResources
+        #expect(resources.count == recording.live)
+        #expect(resources.allSatisfy { $0.site?.line == line })
+        #expect(resources.allSatisfy { $0.site?.fileID == "TickTestingTests/ResourceLeakCheckTests.swift" })
+        #expect(resources.contains { $0.kind.contains("ClosureSink<String>") })
+        #expect(plain.live > 0)
+        #expect(plain.liveResources.isEmpty)
+        a.dispose()
+        #expect(recording.liveResources.isEmpty)
+        b.dispose()
     }
 
     @Test func aTestThatCleansUpPasses() async throws {

@@ -131,6 +131,8 @@ extension ObservableType {
     ///   - onCompleted: called once if the sequence completes.
     ///   - onDisposed: called once when the subscription ends, for any reason
     ///     (after `onError`/`onCompleted`, or on disposal).
+    ///   - fileID, line: where the subscription is made: named by the
+    ///     `.checksResourceLeaks` trait if it outlives its test (debug builds).
     ///   - isolation: the caller's isolation; leave the default. When the
     ///     caller is isolated to an actor (a `@MainActor` type), so are the
     ///     closures, and Tick calls them on that actor, in order: on the main
@@ -145,7 +147,31 @@ extension ObservableType {
         onError: ((any Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil,
+        fileID: StaticString = #fileID, line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
+        #if DEBUG
+        // The resources this subscription makes are recorded with this line
+        // when a recording scope is current (the leak trait's).
+        if Resources.current != nil {
+            return Resources.recordingSite(fileID: fileID, line: line) {
+                subscribeClosures(
+                    onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+                    isolation: isolation)
+            }
+        }
+        #endif
+        return subscribeClosures(
+            onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed, isolation: isolation)
+    }
+
+    @inlinable
+    func subscribeClosures(
+        onNext: ((Element) -> Void)?,
+        onError: ((any Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?,
+        isolation: isolated (any Actor)?
     ) -> any Disposable {
         if let delivery = IsolatedDelivery.forIsolation(isolation) {
             return subscribeIsolated(
@@ -170,10 +196,13 @@ extension ObservableType {
     /// Called from an actor-isolated context, the closure is called on that
     /// actor, like the closures of ``subscribe(onNext:onError:onCompleted:onDisposed:isolation:)``.
     public func subscribe(
-        _ on: @escaping (Event<Element>) -> Void, isolation: isolated (any Actor)? = #isolation
+        _ on: @escaping (Event<Element>) -> Void, fileID: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation
     ) -> any Disposable {
-        guard isolation != nil else { return subscribe(AnyObserver(eventHandler: on)) }
-        return subscribe(onNext: { on(.next($0)) }, onError: { on(.error($0)) }, onCompleted: { on(.completed) })
+        Resources.recordingSite(fileID: fileID, line: line) {
+            guard isolation != nil else { return subscribe(AnyObserver(eventHandler: on)) }
+            return subscribe(onNext: { on(.next($0)) }, onError: { on(.error($0)) }, onCompleted: { on(.completed) })
+        }
     }
 }
 
@@ -256,6 +285,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
         onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
     ) {
         self.closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        token?.name(type(of: self))
     }
 
     /// `true` once ``dispose()`` has been called (not after a terminal event

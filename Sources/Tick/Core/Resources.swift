@@ -39,11 +39,31 @@ public enum Resources {
     /// ```
     public final class Scope: Sendable {
         let count = Atomic<Int>(0)
+        /// What each live resource is and where it was made: kept only by a
+        /// scope made with `recordingDetails: true` (debug builds).
+        let ledger: Ledger?
 
-        public init() {}
+        /// A scope that counts its live resources (see ``live``).
+        public init() { ledger = nil }
+
+        /// A scope that, with `recordingDetails`, also records what each of
+        /// its live resources is and where it was made (``liveResources``).
+        /// Recording costs a lock and a table entry per resource, in debug
+        /// builds only; the `.checksResourceLeaks` trait records.
+        public init(recordingDetails: Bool) {
+            #if DEBUG
+            ledger = recordingDetails ? Ledger() : nil
+            #else
+            ledger = nil
+            #endif
+        }
 
         /// Resources created while this scope was current that are still alive.
         public var live: Int { count.load(ordering: .relaxed) }
+
+        /// The live resources of a recording scope, oldest first; empty for
+        /// a scope that does not record (and in release builds).
+        public var liveResources: [LiveResource] { ledger?.snapshot() ?? [] }
 
         /// Runs `body` with this scope current (for this task and the tasks it creates).
         public func run<R>(_ body: () throws -> R) rethrows -> R {
@@ -85,6 +105,24 @@ public enum Resources {
     /// The scope that new resources are counted in, besides the process-wide total.
     @TaskLocal public static var current: Scope?
 
+    /// Where the resources made now are made, for a recording scope's
+    /// ledger: the line of the user's `subscribe` that is running, set only
+    /// while a recording scope is current.
+    @TaskLocal static var site: LiveResource.Site?
+
+    /// Runs `body` with `fileID:line` as the place its new resources are
+    /// made, if the current scope records details and no outer call set one
+    /// (so the user's line wins over Tick's own calls inside it). Called by
+    /// the `subscribe` methods that take the caller's line.
+    public static func recordingSite<R>(fileID: StaticString, line: UInt, _ body: () throws -> R) rethrows -> R {
+        #if DEBUG
+        if current?.ledger != nil, site == nil {
+            return try $site.withValue(LiveResource.Site(fileID: fileID, line: line), operation: body)
+        }
+        #endif
+        return try body()
+    }
+
     /// The scope of resources created outside any task-local scope (set by
     /// `Scope.run(includingOtherThreads: true, _:)`), usually nil.
     private static let unscoped = Mutex<Scope?>(nil)
@@ -117,19 +155,107 @@ public enum Resources {
     }
 }
 
+/// One live resource of a recording ``Resources/Scope``: what it is and
+/// where it was made.
+public struct LiveResource: Sendable, CustomStringConvertible {
+    /// A source line: where a resource was made.
+    public struct Site: Sendable, CustomStringConvertible {
+        /// The file, as `#fileID` writes it (`Module/File.swift`).
+        public let fileID: String
+        /// The line.
+        public let line: UInt
+
+        init(fileID: StaticString, line: UInt) {
+            self.fileID = "\(fileID)"
+            self.line = line
+        }
+
+        /// `Module/File.swift:line`.
+        public var description: String { "\(fileID):\(line)" }
+    }
+
+    /// What the resource is: a subscription (named by the operator's type,
+    /// such as `MapSink<Int, String>`), or a scheduled item.
+    public let kind: String
+    /// The line of the `subscribe` call that made it, when it was made
+    /// inside one that records its line (`subscribe(onNext:…)`,
+    /// `subscribe(_:)` with a closure); `nil` otherwise.
+    public let site: Site?
+
+    /// `kind, made at File.swift:12` (or `kind, made where Tick cannot tell`).
+    public var description: String {
+        site.map { "\(kind), made at \($0)" } ?? "\(kind) (made by code that does not record its line)"
+    }
+}
+
+/// A recording scope's table of its live resources (debug builds).
+final class Ledger: @unchecked Sendable {
+    // `entries` and `next` are guarded by `lock`.
+    private let lock = Lock()
+    private var entries: [UInt64: (type: Any.Type?, site: LiveResource.Site?)] = [:]
+    private var next: UInt64 = 1
+
+    func add(site: LiveResource.Site?) -> UInt64 {
+        lock.withLock {
+            defer { next += 1 }
+            entries[next] = (nil, site)
+            return next
+        }
+    }
+
+    func name(_ key: UInt64, _ type: Any.Type) {
+        lock.withLock { entries[key]?.type = type }
+    }
+
+    func remove(_ key: UInt64) {
+        lock.withLock { _ = entries.removeValue(forKey: key) }
+    }
+
+    func snapshot() -> [LiveResource] {
+        let entries = lock.withLock { self.entries.sorted { $0.key < $1.key } }
+        return entries.map { _, entry in
+            LiveResource(kind: entry.type.map { Self.describe($0) } ?? "Tick resource", site: entry.site)
+        }
+    }
+
+    /// A resource's kind, from the type of the object that holds it.
+    static func describe(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("ClosureSink<") { return "subscription (subscribe(onNext:…), \(name))" }
+        if name.hasPrefix("SubjectSubscription<") { return "subject subscription (\(name))" }
+        if name.hasPrefix("ScheduledAction") { return "scheduled action on a real scheduler" }
+        return "subscription (\(name))"
+    }
+}
+
 /// Counts one resource from its creation to its destruction (debug builds only).
 /// Store one in a class: the class's lifetime is the resource's lifetime.
 @usableFromInline
 struct ResourceToken: ~Copyable {
     #if DEBUG
     let scope: Resources.Scope?
+    /// Its entry in the scope's ledger (0: not recorded).
+    let key: UInt64
     init() {
-        scope = Resources.scopeForNewResource
+        let scope = Resources.scopeForNewResource
+        self.scope = scope
         Resources.increment(scope)
+        key = scope?.ledger?.add(site: Resources.site) ?? 0
     }
-    deinit { Resources.decrement(scope) }
+
+    /// Names the resource after the type of the object that holds it (for
+    /// a recording scope's report).
+    func name(_ type: Any.Type) {
+        if key != 0 { scope?.ledger?.name(key, type) }
+    }
+
+    deinit {
+        if key != 0 { scope?.ledger?.remove(key) }
+        Resources.decrement(scope)
+    }
     #else
     init() {}
+    func name(_ type: Any.Type) {}
     #endif
 }
 

@@ -38,6 +38,8 @@ class Sink<Output>: Disposable, @unchecked Sendable {
     @usableFromInline
     init(downstream: AnyObserver<Output>) {
         self.downstream = downstream
+        // For the leak trait's report: the operator this subscription is.
+        token?.name(type(of: self))
     }
 
     /// `true` once disposed or after a terminal event was forwarded.

@@ -117,6 +117,7 @@ private final class SubjectSubscription<Element>: Disposable, @unchecked Sendabl
     init(core: SubjectCore<Element>, key: UInt64) {
         self.core = core
         self.key = key
+        token?.name(type(of: self))
     }
 
     func dispose() {

@@ -34,7 +34,10 @@ extension TestScheduler {
                 TestFailureReporter.fail(error.description, at: site)
             }
         }
-        let recorder = createObserver(Sequence.Element.self)
+        // A marble recorder refers to the scheduler weakly: an expectation
+        // never checked must not keep its scheduler alive, or its release
+        // would never report it (see `MarbleExpectationStore`).
+        let recorder = MarbleRecorder<Sequence.Element>(scheduler: self)
         let iteration = AsyncIteration<Sequence>(sequence: sequence, recorder: recorder)
         let resources = CompositeDisposable()
         _ = resources.insert(scheduleAt(plan.subscribe) { iteration.start() })
@@ -58,22 +61,35 @@ extension TestScheduler {
 }
 
 /// The task that iterates an expected async sequence and records its events.
+///
+/// It holds the sequence only until the task starts, and the task holds it
+/// only while it iterates: once the iteration ends (the sequence finished,
+/// threw, or was cut short by an operator such as `prefix`), nothing of the
+/// expectation keeps the sequence alive. So a sequence that lets go of its
+/// producer when its last copy goes away (an `AsyncStream` whose
+/// `onTermination` cancels the producing task) ends there, as it would in
+/// the code under test, instead of living until the expectation is checked.
 final class AsyncIteration<Sequence: AsyncSequence & Sendable>: @unchecked Sendable {
-    // @unchecked: `task` and `stopped` are guarded by `lock`; the recorder is
-    // thread-safe.
+    // @unchecked: `sequence`, `task` and `stopped` are guarded by `lock`; the
+    // recorder is thread-safe.
     private let lock = Lock()
-    private let sequence: Sequence
-    private let recorder: TestableObserver<Sequence.Element>
+    private var sequence: Sequence?
+    private let recorder: MarbleRecorder<Sequence.Element>
     private var task: Task<Void, Never>?
     private var stopped = false
 
-    init(sequence: Sequence, recorder: TestableObserver<Sequence.Element>) {
+    init(sequence: Sequence, recorder: MarbleRecorder<Sequence.Element>) {
         self.sequence = sequence
         self.recorder = recorder
     }
 
     func start() {
-        let task = Task { await iterate() }
+        // Taken out: from now on only the task refers to the sequence.
+        guard let sequence = lock.withLock({ () -> Sequence? in
+            defer { self.sequence = nil }
+            return stopped ? nil : self.sequence
+        }) else { return }
+        let task = Task { await Self.iterate(sequence, recording: self) }
         let keep = lock.withLock { () -> Bool in
             guard !stopped else { return false }
             self.task = task
@@ -90,20 +106,24 @@ final class AsyncIteration<Sequence: AsyncSequence & Sendable>: @unchecked Senda
         }
     }
 
-    private func iterate() async {
+    /// Iterates `sequence` (consumed: the iterator holds the last reference
+    /// to it, and goes away when the loop ends) and records what it produces.
+    private static func iterate(_ sequence: consuming Sequence, recording iteration: AsyncIteration) async {
+        var iterator = (consume sequence).makeAsyncIterator()
         do {
-            for try await element in sequence {
-                record(.next(element))
+            while let element = try await iterator.next() {
+                iteration.record(.next(element))
             }
-            record(.completed)
+            iteration.record(.completed)
         } catch {
-            record(.error(error))
+            iteration.record(.error(error))
         }
     }
 
     func stop() {
         let task = lock.withLock { () -> Task<Void, Never>? in
             stopped = true
+            sequence = nil
             defer { self.task = nil }
             return self.task
         }

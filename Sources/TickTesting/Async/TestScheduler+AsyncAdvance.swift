@@ -90,6 +90,9 @@ extension TestScheduler {
         let driver = asyncDriver
         driver.registerCurrentTask()
         driver.noteSite(site)
+        // Hot observables of the marble API start now, as in the synchronous
+        // advance (see HotObservable(deferredOn:) and `willDrive`).
+        willDrive()
         guard driver.isActive else {
             TestFailureReporter.fail(
                 "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",

@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+import Testing
+@_spi(TickInternals) import Tick
+
+// Virtual work left pending when a test ends: what the leak trait names
+// (the schedulers of its test that are still alive, with their pending
+// work), and the hint a scheduler gives when it goes away with work the
+// test scheduled and never drove.
+//
+// ## The hint's rule (Docs/Schedulers.md, "Work the test never drove")
+// A TestScheduler made inside a test (Swift Testing or XCTest) gives a hint,
+// never a failure, when it goes away if work was scheduled on it from
+// outside its actions after it was last driven (or it was never driven: no
+// `advance`, `run`, `flush` or `start`): work that never had a chance to
+// run, because the test subscribed, or called the code under test, and then
+// did not advance. Such work counts whether it is still pending at the end or
+// was cancelled since (the usual end of a test: its subscriptions are
+// disposed, by a `DisposeBag` going away, and the scheduler with them).
+// Work scheduled by the scheduler's own actions (a periodic timer re-arming
+// during an `advance`) never counts, so a test that stops time in the middle
+// of a timer on purpose gets no hint. A scheduler that is never released (an
+// observable kept alive outside the test holds it) gives none either. Under
+// Swift Testing the hint is an issue of severity `.warning` at the line that
+// made the scheduler; under XCTest, which has no warnings, it is written to
+// standard error.
+
+/// What a ``TestScheduler`` knows about how it was driven, for the hint.
+final class PendingWorkLog: @unchecked Sendable {
+    /// Where the scheduler was made.
+    let site: CallSite
+    /// Whether it was made inside a test (Swift Testing or XCTest).
+    let madeInTest: Bool
+    private let everDriven = Atomic<Bool>(false)
+    /// How many items were scheduled from outside the scheduler's actions
+    /// since it was last driven (an atomic add per such item).
+    private let undriven = Atomic<Int>(0)
+    // `firstDue` is guarded by `lock`: the due time of the first of them.
+    private let lock = Lock()
+    private var firstDue: Duration?
+
+    /// Receives the hint instead of the test framework (for Tick's own tests
+    /// of the hint).
+    @TaskLocal static var hintHandler: (@Sendable (String, CallSite) -> Void)?
+
+    init(site: CallSite) {
+        self.site = site
+        self.madeInTest = Test.current != nil || XCTestTracker.shared.state == .running
+    }
+
+    /// An `advance`/`run` starts.
+    func driven() {
+        everDriven.store(true, ordering: .relaxed)
+        if undriven.exchange(0, ordering: .relaxed) != 0 { lock.withLock { firstDue = nil } }
+    }
+
+    /// Work due at `due` was scheduled while the scheduler was not running.
+    @inline(__always)
+    func scheduledOutsideADrive(due: @autoclosure () -> Duration) {
+        if undriven.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+            let due = due()
+            lock.withLock { firstDue = due }
+        }
+    }
+
+    /// The work the rule counts, if any.
+    var undrivenWork: (everDriven: Bool, count: Int, firstDue: Duration?)? {
+        let count = undriven.load(ordering: .relaxed)
+        guard count > 0 else { return nil }
+        return (everDriven.load(ordering: .relaxed), count, lock.withLock { firstDue })
+    }
+}
+
+extension TestScheduler {
+    /// The scheduler starts running (every `advance`, `run`, `flush`,
+    /// synchronous or async): hot observables of the marble API are set up
+    /// (see `HotObservable(deferredOn:)`), and the drive is noted for the
+    /// pending-work hint.
+    func willDrive() {
+        marbleExpectations.runSetups()
+        // After the setups: the events they schedule are part of this drive.
+        pendingWork.driven()
+    }
+
+    /// The earliest due time of the work still pending, if any (cancelled
+    /// entries at the front of the queue are dropped on the way).
+    func earliestPendingTime() -> TestTime? {
+        var dropped: [() -> Void] = []
+        lock.lock()
+        while let first = state.queue.first(), state.isDone(first.sequence) {
+            dropped.append(state.queue.removeFirst(isPacked: first.isPacked))
+            state.cancelledInHeap -= 1
+        }
+        let due = state.queue.first()?.due
+        lock.unlock()
+        // Released outside the lock: a released action may call back in.
+        withExtendedLifetime(dropped) {}
+        return due.map { testTime(for: SchedulerInstant(offset: Duration(totalAttoseconds: $0))) }
+    }
+
+    /// One line on the work pending on this scheduler, or nil if none.
+    func pendingWorkSummary() -> String? {
+        let count = pendingCount
+        guard count > 0 else { return nil }
+        let earliest = earliestPendingTime().map { ", the earliest due at \($0)" } ?? ""
+        return "\(count) scheduled item(s) pending on the TestScheduler made at \(pendingWork.site.fileID):\(pendingWork.site.line) (now \(clock)\(earliest))"
+    }
+
+    /// Called as the scheduler goes away: the hint, if the rule says so.
+    func hintAboutUndrivenWork() {
+        guard pendingWork.madeInTest, let work = pendingWork.undrivenWork else { return }
+        let when = work.everDriven ? "after it was last advanced (now \(clock))" : "and it was never advanced"
+        let earliest = work.firstDue.map { ", the first due at \(testTime(for: SchedulerInstant(offset: $0)))" } ?? ""
+        let pending = pendingCount
+        let message =
+            "Hint: \(work.count) item(s) of virtual work were scheduled on the TestScheduler made here \(when)\(earliest), so they never had a chance to run\(pending > 0 ? " (\(pending) still pending as it went away)" : " (cancelled since: its subscription was disposed)"). If the test expected them to run, advance the scheduler (`advance(by:)`, `advance(to:)`, `run()`) before checking. (A hint, never a failure.)"
+        let site = pendingWork.site
+        if let handler = PendingWorkLog.hintHandler {
+            handler(message, site)
+        } else if Test.current != nil {
+            #if compiler(>=6.3)
+            // Issue severities are Swift Testing's from Swift 6.3 on.
+            Issue.record(
+                Comment(rawValue: message), severity: .warning,
+                sourceLocation: SourceLocation(
+                    fileID: site.fileID, filePath: "\(site.filePath)", line: Int(site.line), column: Int(site.column)))
+            #else
+            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(message)\n".utf8))
+            #endif
+        } else {
+            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(message)\n".utf8))
+        }
+    }
+}
+
+/// The TestSchedulers made while each leak-trait scope was current, held
+/// weakly, for the trait's report of what is still pending.
+final class ScopedSchedulers: @unchecked Sendable {
+    static let shared = ScopedSchedulers()
+
+    private struct Entry {
+        weak var scope: Resources.Scope?
+        weak var scheduler: TestScheduler?
+    }
+
+    // `entries` is guarded by `lock`.
+    private let lock = Lock()
+    private var entries: [Entry] = []
+
+    func add(_ scheduler: TestScheduler, in scope: Resources.Scope) {
+        lock.withLock {
+            entries.removeAll { $0.scope == nil || $0.scheduler == nil }
+            entries.append(Entry(scope: scope, scheduler: scheduler))
+        }
+    }
+
+    /// Removes the schedulers of `scope` and returns those still alive.
+    func take(_ scope: Resources.Scope) -> [TestScheduler] {
+        lock.withLock {
+            var taken: [TestScheduler] = []
+            entries.removeAll { entry in
+                guard let entryScope = entry.scope, let scheduler = entry.scheduler else { return true }
+                guard entryScope === scope else { return false }
+                taken.append(scheduler)
+                return true
+            }
+            return taken
+        }
+    }
+}
