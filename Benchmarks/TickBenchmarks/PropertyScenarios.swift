@@ -9,8 +9,8 @@ enum PropertyScenarios {
     /// generation, the run and the check). Target: at least 10,000 runs per
     /// second in release on one core.
     static func debounceMapRuns(_ n: Int, repetitions: Int) -> Measurement {
-        let timeline = TimelineGen(of: .int(in: 0...9), within: 0...200, density: 10, maximumCount: 10)
-        return measure("property_runs", operations: n, repetitions: repetitions, setup: { () }) { _ in
+        let timeline = TimelineGen(of: .int(in: 0...9), within: 0...200, minimumCount: 10, maximumCount: 10)
+        return measure("property_runs", operations: n, repetitions: repetitions, cpu: true, setup: { () }) { _ in
             let result = forAllTimelines(runs: n, seed: 1) { run in
                 let keys = run.hot("keys", timeline)
                 let output = run.record(

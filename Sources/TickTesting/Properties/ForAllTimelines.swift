@@ -232,7 +232,7 @@ struct PropertyCheck {
     func execute(_ choices: Choices, _ body: (PropertyRun) throws -> Bool) -> RunOutcome {
         let run = PropertyRun(choices: choices, exploringOrder: exploringOrder)
         let failures = run.failures
-        let held = TestFailureReporter.$handler.withValue({ failures.append(PropertyCheck.describe($0)) }) { () -> Bool in
+        let held = TestFailureReporter.$handlerBox.withValue(.init { failures.append(PropertyCheck.describe($0)) }) { () -> Bool in
             do {
                 return try body(run)
             } catch {
@@ -250,7 +250,7 @@ struct PropertyCheck {
     ) async -> RunOutcome {
         let run = PropertyRun(choices: choices, exploringOrder: exploringOrder)
         let failures = run.failures
-        let held = await TestFailureReporter.$handler.withValue({ failures.append(PropertyCheck.describe($0)) }) {
+        let held = await TestFailureReporter.$handlerBox.withValue(.init { failures.append(PropertyCheck.describe($0)) }) {
             () async -> Bool in
             do {
                 return try await body(run)

@@ -87,22 +87,26 @@ public struct TimelineGen<Element> {
     public let span: ClosedRange<Int>
     /// The average number of elements per frame (within ``maximumCount``).
     public let density: Double
+    /// The fewest elements one timeline has.
+    public let minimumCount: Int
     /// The most elements one timeline has.
     public let maximumCount: Int
     /// How it ends.
     public let end: TimelineEnd
 
     /// A timeline of `values` at times in `span` (in frames of the run's
-    /// scheduler; a cold timeline counts from its subscription), on average
-    /// `density` elements per frame, at most `maximumCount`, ending as `end` says.
+    /// scheduler; a cold timeline counts from its subscription): at least
+    /// `minimumCount` elements, then more at `density` further elements per
+    /// frame on average, at most `maximumCount` in all; ending as `end` says.
     public init(
-        of values: Gen<Element>, within span: ClosedRange<Int>, density: Double = 0.01, maximumCount: Int = 20,
-        end: TimelineEnd = .never
+        of values: Gen<Element>, within span: ClosedRange<Int>, density: Double = 0.01, minimumCount: Int = 0,
+        maximumCount: Int = 20, end: TimelineEnd = .never
     ) {
         self.values = values
         self.span = span
         self.density = density.isFinite ? max(0, density) : 0
         self.maximumCount = max(0, maximumCount)
+        self.minimumCount = min(max(0, minimumCount), self.maximumCount)
         self.end = end
     }
 
@@ -114,16 +118,24 @@ public struct TimelineGen<Element> {
         // count is geometric with the mean the density asks for.
         let mean = density * (Double(span.upperBound) - Double(span.lowerBound) + 1)
         let more = mean / (1 + mean)
-        var elements: [(time: Int, value: Element)] = []
+        // Times and values in arrays of their own, ordered through an array
+        // of indices: this code is not specialized for `Element` (it is
+        // not inlinable), and arrays of tuples holding it would make the
+        // runtime look up their metadata at every step.
+        var times: [Int] = []
+        var elements: [Element] = []
         let width = UInt64(bitPattern: Int64(span.upperBound &- span.lowerBound))
-        while elements.count < maximumCount, choices.flag(probability: more) {
-            let time = span.lowerBound &+ Int(truncatingIfNeeded: choices.draw(upTo: width))
-            elements.append((time, values.generate(choices)))
+        while times.count < maximumCount, times.count < minimumCount || choices.flag(probability: more) {
+            times.append(span.lowerBound &+ Int(truncatingIfNeeded: choices.draw(upTo: width)))
+            elements.append(values.generate(choices))
         }
+        var order = Array(times.indices)
         // Stable: same-frame elements keep their generated order.
-        let sorted = elements.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        var events: [Recorded<Event<Element>>] = sorted.map { .next(TestTime($0.element.time), $0.element.value) }
-        let last = sorted.last?.element.time ?? span.lowerBound
+        order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
+        var events: [Recorded<Event<Element>>] = []
+        events.reserveCapacity(order.count + 1)
+        for index in order { events.append(Recorded(time: TestTime(times[index]), value: .next(elements[index]))) }
+        let last = order.last.map { times[$0] } ?? span.lowerBound
         let endTime = {
             TestTime(last &+ Int(truncatingIfNeeded: choices.draw(upTo: UInt64(bitPattern: Int64(span.upperBound &- last)))))
         }
