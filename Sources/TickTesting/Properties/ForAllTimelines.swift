@@ -77,6 +77,7 @@ public struct PropertyResult: Sendable, CustomStringConvertible {
     /// Whether every run held.
     public var passed: Bool { counterexample == nil }
 
+    /// The counterexample's report, or how many runs held.
     public var description: String {
         counterexample?.report ?? "property held in \(runs) run\(runs == 1 ? "" : "s")"
     }
