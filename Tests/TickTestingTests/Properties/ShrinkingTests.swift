@@ -171,4 +171,25 @@ func debounceMatchesReference(_ run: PropertyRun) -> Bool {
         #expect(counterexample.failures.first?.contains("marble") == true)
         #expect(failures.messages.count == 1)
     }
+
+    /// The async form generates, collects and shrinks the same way, driving
+    /// each run's scheduler with the async `run()`.
+    @Test func asyncBodiesShrinkToo() async throws {
+        let failures = Failures()
+        let result = await TestFailureReporter.$handlerBox.withValue(.init(failures.add)) {
+            await forAllTimelines(runs: 100, seed: 4) { run in
+                let latency = run.duration("latency", in: .zero ... .milliseconds(500))
+                let answer = run.record("answer", Observable.just(1).delay(latency, scheduler: run.scheduler))
+                await run.scheduler.run()
+                // Fails for every latency of 300 ms or more.
+                return answer.events.first.map { $0.time.frames < 300 } ?? false
+            }
+        }
+        let counterexample = try #require(result.counterexample)
+        // The minimal case: exactly 300 frames (one choice, 300).
+        #expect(ReplayText.decode(counterexample.replay) == [300])
+        #expect(counterexample.timelines.first?.hasPrefix("latency  duration") == true)
+        #expect(!counterexample.shrinkStoppedAtBudget)
+        #expect(failures.messages == [counterexample.report])
+    }
 }
