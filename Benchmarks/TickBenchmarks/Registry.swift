@@ -25,6 +25,10 @@ let registry: [Scenario] = [
         guard let n else { return AsyncScenarios.scaling(repetitions: r) }
         return [AsyncScenarios.virtualSleep(n, repetitions: r).line]
     },
+    Scenario(name: "property_runs") { n, r in
+        let result = PropertyScenarios.debounceMapRuns(n ?? 10_000, repetitions: r)
+        return [result.line + " (one op = one run; target ≥ 10,000 runs/s)"]
+    },
     Scenario(name: "floor_async_sleep") { n, r in [AsyncScenarios.floorVirtualSleep(n ?? 1_000, repetitions: r).line] },
     Scenario(name: "scaling") { _, r in
         // Scenario 1 at three sizes; per-action cost growth must stay ≤ 2×.

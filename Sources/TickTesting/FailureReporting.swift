@@ -64,7 +64,18 @@ public enum TestFailureReporter {
         }
     }
 
-    @TaskLocal static var handler: (@Sendable (TestFailure) -> Void)?
+    /// The handler of ``withHandler(_:operation:)``, boxed in a class: Swift
+    /// 6.3.1 crashes in `swift_task_localValuePush` when a task-local of
+    /// optional closure type is bound outside any task in an optimized build
+    /// (a class reference is fine).
+    final class HandlerBox: Sendable {
+        let handle: @Sendable (TestFailure) -> Void
+        init(_ handle: @escaping @Sendable (TestFailure) -> Void) { self.handle = handle }
+    }
+
+    @TaskLocal static var handlerBox: HandlerBox?
+
+    static var handler: (@Sendable (TestFailure) -> Void)? { handlerBox?.handle }
 
     /// Runs `operation` with every failure TickTesting reports in it (marble
     /// mismatches, unreadable diagrams, misuse of the test scheduler) passed
@@ -76,7 +87,7 @@ public enum TestFailureReporter {
     public static func withHandler<R>(
         _ handler: @escaping @Sendable (TestFailure) -> Void, operation: () throws -> R
     ) rethrows -> R {
-        try $handler.withValue(handler, operation: operation)
+        try $handlerBox.withValue(HandlerBox(handler), operation: operation)
     }
 
     /// Runs `body` when the XCTest test running now ends (in its teardown),

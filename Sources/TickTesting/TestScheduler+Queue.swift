@@ -371,6 +371,10 @@ extension TestScheduler {
         var advancingThread: pthread_t?
         var stopRequested = false
         var budget: Int
+        /// Set only by property checks that explore the order of same-instant
+        /// work (Properties/OrderExploration.swift); `nil` costs one branch
+        /// in `enqueue` and `takeNext`.
+        var orderExplorer: OrderExplorer?
 
         init(current: Duration, budget: Int, epochBits: UInt64 = 32) {
             self.current = current
@@ -402,6 +406,7 @@ extension TestScheduler {
             if sequence & 63 == 0 { done.append(0) }
             queue.push(due: due, sequence: sequence, action)
             sequence &+= 1
+            if let orderExplorer { orderExplorer.noteScheduled(key, fromAction: isAdvancing) }
             return key
         }
 
@@ -442,6 +447,7 @@ extension TestScheduler {
         /// not cancelled, and moves the clock to its due time.
         mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
             let limit = limit?.totalAttoseconds
+            if let orderExplorer { return takeNextExploring(notAfter: limit, orderExplorer) }
             while let first = queue.first(), limit.map({ first.due <= $0 }) ?? true {
                 let run = queue.removeFirst(isPacked: first.isPacked)
                 if isDone(first.sequence) {
