@@ -135,12 +135,15 @@ import TickTesting
         let a = Infallible.of(1, 2)
         let b = Infallible.just(10)
         #expect(TestScheduler().start { Infallible.zip(a, b) { $0 + $1 } }.events == [.next(200, 11), .completed(200)])
+        // `of` emits on the trampoline, after `just` (synchronous) has: b's
+        // 10 comes first, as in RxSwift.
         let latest: Infallible<(Int, Int)> = Infallible.combineLatest(a, b)
-        #expect(TestScheduler().start { latest.map { $0 + $1 } }.events == [.next(200, 12), .completed(200)])
+        #expect(TestScheduler().start { latest.map { $0 + $1 } }.events
+            == [.next(200, 11), .next(200, 12), .completed(200)])
         let arrays = TestScheduler().start { Infallible.combineLatest([a, b]) }
-        #expect(arrays.events == [.next(200, [2, 10]), .completed(200)])
+        #expect(arrays.events == [.next(200, [1, 10]), .next(200, [2, 10]), .completed(200)])
         let merged = TestScheduler().start { Infallible.merge([a, b]) }
-        #expect(merged.events == [.next(200, 1), .next(200, 2), .next(200, 10), .completed(200)])
+        #expect(merged.events == [.next(200, 10), .next(200, 1), .next(200, 2), .completed(200)])
         let concatenated = TestScheduler().start { Infallible.concat(b, a) }
         #expect(concatenated.events == [.next(200, 10), .next(200, 1), .next(200, 2), .completed(200)])
     }

@@ -80,7 +80,10 @@ private func record<Source: ObservableType>(
 
     @Test func flatMapCanSwitchStrategy() {
         let signalled = record { _ in
-            let signal: Signal<Int> = Driver.just(1).flatMap { Signal.just($0 + 1) }
+            // Made here, under the mock: a signal made inside the closure, at
+            // subscription, would deliver on the main scheduler.
+            let inner = Signal.just(2)
+            let signal: Signal<Int> = Driver.just(1).flatMap { _ in inner }
             return signal
         }
         #expect(signalled == [.next(200, 2), .completed(200)])
@@ -109,7 +112,9 @@ private func record<Source: ObservableType>(
         }
         #expect(driven == [.next(210, 1), .next(220, -1), .completed(220)])
         let recovered = record { _ in
-            let signal: Signal<Int> = Observable<Int>.error(TestError(2)).asSharedSequence(onErrorRecover: { _ in .just(5) })
+            // The recovery signal is made here, under the mock (see flatMapCanSwitchStrategy).
+            let five = Signal.just(5)
+            let signal: Signal<Int> = Observable<Int>.error(TestError(2)).asSharedSequence(onErrorRecover: { _ in five })
             return signal.asSharedSequence()
         }
         #expect(recovered == [.next(200, 5), .completed(200)])

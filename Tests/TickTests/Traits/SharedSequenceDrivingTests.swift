@@ -34,7 +34,8 @@ import TickTesting
         scheduler.run()
         plain.dispose()
         transformed.dispose()
-        #expect(seen == [1, 2, 1, 10, 2, 20])
+        // One shared subscription: `do` runs once per element, then each observer gets it.
+        #expect(seen == [1, 10, 2, 20])
         let curried = Driver.just(1).drive({ (observable: Observable<Int>) in { (prefix: String) in prefix } }, curriedArgument: "x")
         #expect(curried == "x")
     }
