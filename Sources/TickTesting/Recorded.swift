@@ -72,3 +72,41 @@ public struct TestError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// allocations.
     @usableFromInline static let boxedDefault: any Error = TestError()
 }
+
+extension Recorded {
+    /// The recorded events given, as an array: for when type inference needs
+    /// a hand, as RxTest's `Recorded.events(…)`:
+    ///
+    /// ```swift
+    /// let expected = Recorded.events(.next(210, 2), .next(220, 3), .completed(250))
+    /// ```
+    public static func events<Element>(_ recordedEvents: Recorded<Event<Element>>...) -> [Recorded<Event<Element>>]
+    where Value == Event<Element> {
+        recordedEvents
+    }
+
+    /// The recorded events of `recordedEvents`, as they are (RxTest's array
+    /// form of ``events(_:)-(Recorded<Event<Element>>...)``).
+    public static func events<Element>(_ recordedEvents: [Recorded<Event<Element>>]) -> [Recorded<Event<Element>>]
+    where Value == Event<Element> {
+        recordedEvents
+    }
+
+    /// A `next(element)` event at time 0: for event lists whose times do not
+    /// matter (RxSwift's test helpers' time-less form).
+    public static func next<Element>(_ element: Element) -> Recorded<Event<Element>> where Value == Event<Element> {
+        Recorded(time: 0, value: .next(element))
+    }
+
+    /// A `completed` event at time 0 (time-less form).
+    public static func completed<Element>(_ type: Element.Type = Element.self) -> Recorded<Event<Element>>
+    where Value == Event<Element> {
+        Recorded(time: 0, value: .completed)
+    }
+
+    /// An `error` event at time 0 (time-less form).
+    public static func error<Element>(_ error: any Error, _ type: Element.Type = Element.self) -> Recorded<Event<Element>>
+    where Value == Event<Element> {
+        Recorded(time: 0, value: .error(error))
+    }
+}

@@ -2,8 +2,8 @@ import Synchronization
 import Tick
 
 /// A test observable: it emits recorded events on a ``TestScheduler`` and logs
-/// every subscription.
-public protocol TestableObservable<Element>: ObservableType {
+/// every subscription. ``TestableObservable`` is the class both kinds share.
+public protocol TestableObservableType<Element>: ObservableType {
     /// The events it emits.
     var recordedEvents: [Recorded<Event<Element>>] { get }
     /// Every subscription made to it, with subscribe and unsubscribe times.
@@ -49,7 +49,7 @@ final class SubscriptionLog: @unchecked Sendable {
 /// clock at creation are never emitted (they are in the past). The recording
 /// is replayed verbatim, even events after a terminal one, so a test can
 /// prove that an operator ignores them.
-public final class HotObservable<Element>: TestableObservable {
+public final class HotObservable<Element>: TestableObservable<Element> {
     /// The scheduler the events happen on. A test observable refers to it
     /// weakly, so it never keeps its scheduler alive: a scheduler its test
     /// lets go of is released, and its unchecked marble expectations are
@@ -59,7 +59,6 @@ public final class HotObservable<Element>: TestableObservable {
     /// The scheduler, weakly (set once at creation; loading a weak reference
     /// is thread-safe).
     @usableFromInline weak var owner: TestScheduler?
-    public let recordedEvents: [Recorded<Event<Element>>]
     @usableFromInline let log = SubscriptionLog()
     @usableFromInline let lock = Lock()
     /// Guarded by `lock` (runtime exclusivity checks are off).
@@ -73,7 +72,7 @@ public final class HotObservable<Element>: TestableObservable {
     @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.owner = scheduler
-        self.recordedEvents = events
+        super.init(recordedEvents: events)
         scheduleEvents()
     }
 
@@ -85,7 +84,7 @@ public final class HotObservable<Element>: TestableObservable {
     @usableFromInline
     init(deferredOn scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.owner = scheduler
-        self.recordedEvents = events
+        super.init(recordedEvents: events)
         // Weakly: a scheduler dropped before it ran must not be kept alive by
         // its own pending setups.
         if !scheduler.marbleExpectations.deferUntilRun(scheduler: scheduler, { [weak self] in self?.scheduleEvents() }) {
@@ -170,9 +169,9 @@ public final class HotObservable<Element>: TestableObservable {
         }
     }
 
-    public var subscriptions: [Subscription] { log.all }
+    public override var subscriptions: [Subscription] { log.all }
 
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         // Its scheduler released, nothing can happen any more.
         guard let scheduler = owner else { return Disposables.create() }
@@ -191,7 +190,7 @@ public final class HotObservable<Element>: TestableObservable {
 
 /// A cold observable: each subscription replays the recorded events with times
 /// relative to the moment of subscription.
-public final class ColdObservable<Element>: TestableObservable {
+public final class ColdObservable<Element>: TestableObservable<Element> {
     /// The scheduler the events happen on. A test observable refers to it
     /// weakly, so it never keeps its scheduler alive: a scheduler its test
     /// lets go of is released, and its unchecked marble expectations are
@@ -201,23 +200,22 @@ public final class ColdObservable<Element>: TestableObservable {
     /// The scheduler, weakly (set once at creation; loading a weak reference
     /// is thread-safe, so runtime exclusivity checks are off).
     @usableFromInline @exclusivity(unchecked) weak var owner: TestScheduler?
-    public let recordedEvents: [Recorded<Event<Element>>]
     @usableFromInline let log: SubscriptionLog
 
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
         self.owner = scheduler
-        self.recordedEvents = events
         // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
         // one lock less per cold observable.
         self.log = SubscriptionLog(lock: scheduler.marbleExpectations.lock)
+        super.init(recordedEvents: events)
     }
 
-    public var subscriptions: [Subscription] { log.all }
+    public override var subscriptions: [Subscription] { log.all }
 
     /// Inlinable, so the per-event closures are specialized for the element
     /// type in the caller's module.
     @inlinable
-    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         let log = self.log
         // Its scheduler released, nothing can happen any more.

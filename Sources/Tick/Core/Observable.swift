@@ -127,7 +127,8 @@ extension ObservableType {
     ///
     /// - Parameters:
     ///   - onNext: called for each element.
-    ///   - onError: called once if the sequence fails.
+    ///   - onError: called once if the sequence fails. Without it, the error
+    ///     goes to ``Hooks/defaultErrorHandler`` (which does nothing unless set).
     ///   - onCompleted: called once if the sequence completes.
     ///   - onDisposed: called once when the subscription ends, for any reason
     ///     (after `onError`/`onCompleted`, or on disposal).
@@ -173,6 +174,9 @@ extension ObservableType {
         onDisposed: (() -> Void)?,
         isolation: isolated (any Actor)?
     ) -> any Disposable {
+        // No `onError`: the error goes to `Hooks.defaultErrorHandler`, if one
+        // was set (nil otherwise, at the cost of one atomic load).
+        let onError = onError ?? Hooks.unhandledErrorObserver()
         if let delivery = IsolatedDelivery.forIsolation(isolation) {
             return subscribeIsolated(
                 delivery: delivery, onNext: onNext, onError: onError, onCompleted: onCompleted,

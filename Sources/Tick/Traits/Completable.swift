@@ -47,6 +47,18 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
         source.subscribe(onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
     }
 
+    /// Subscribes with closures that also receive `object`, held weakly: once
+    /// it is gone, the closures are no longer called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)? = nil,
+        onError: ((Object, any Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
+        source.subscribe(with: object, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+
     /// Subscribes with one closure that receives the completable's one event.
     public func subscribe(
         _ observer: @escaping (CompletableEvent) -> Void, isolation: isolated (any Actor)? = #isolation
@@ -124,7 +136,19 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
 
     /// Subscribes to `sources` one after the other; completes after the last.
     public static func concat(_ sources: Completable...) -> Completable {
+        concat(sources)
+    }
+
+    /// Subscribes to the completables of `sources` (an array or any other
+    /// sequence) one after the other; completes after the last (at once if
+    /// there are none); the first error fails it.
+    public static func concat<S: Sequence>(_ sources: S) -> Completable where S.Element == Completable {
         Completable(raw: Observable.concat(sources.map(\.source)))
+    }
+
+    /// When this completes, subscribes to `second`; completes when it does.
+    public func concat(_ second: Completable) -> Completable {
+        Completable(raw: source.concat(second.source))
     }
 
     /// Subscribes to all `sources` at once; completes when all completed.
@@ -132,3 +156,27 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
         zip(sources)
     }
 }
+
+extension CompletableEvent: Equatable {
+    /// Two events are equal when they are the same case; errors compare with
+    /// ``errorsAreEqual(_:_:)``, as in ``Event``.
+    public static func == (lhs: CompletableEvent, rhs: CompletableEvent) -> Bool {
+        switch (lhs, rhs) {
+        case (.error(let l), .error(let r)): errorsAreEqual(l, r)
+        case (.completed, .completed): true
+        default: false
+        }
+    }
+}
+
+extension CompletableEvent: CustomStringConvertible {
+    /// `completed`, or `error(…)` with the error.
+    public var description: String {
+        switch self {
+        case .completed: "completed"
+        case .error(let error): "error(\(error))"
+        }
+    }
+}
+
+extension CompletableEvent: Sendable {}

@@ -78,6 +78,23 @@ extension PrimitiveSequence where Trait == MaybeTrait {
             onDisposed: onDisposed)
     }
 
+    /// Subscribes with closures that also receive `object`, held weakly: once
+    /// it is gone, the closures are no longer called.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onError: ((Object, any Error) -> Void)? = nil,
+        onCompleted: ((Object) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> any Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in if let object { onSuccess?(object, element) } },
+            onError: { [weak object] error in if let object { onError?(object, error) } },
+            onCompleted: { [weak object] in if let object { onCompleted?(object) } },
+            onDisposed: { [weak object] in if let object { onDisposed?(object) } })
+    }
+
     /// Subscribes with one closure that receives the maybe's one event.
     public func subscribe(
         _ observer: @escaping (MaybeEvent<Element>) -> Void, isolation: isolated (any Actor)? = #isolation
@@ -198,3 +215,27 @@ extension PrimitiveSequence where Trait == MaybeTrait {
 }
 
 extension MaybeEvent: Sendable where Element: Sendable {}
+
+extension MaybeEvent: Equatable where Element: Equatable {
+    /// Two events are equal when they are the same case with equal payloads;
+    /// errors compare with ``errorsAreEqual(_:_:)``, as in ``Event``.
+    public static func == (lhs: MaybeEvent, rhs: MaybeEvent) -> Bool {
+        switch (lhs, rhs) {
+        case (.success(let l), .success(let r)): l == r
+        case (.error(let l), .error(let r)): errorsAreEqual(l, r)
+        case (.completed, .completed): true
+        default: false
+        }
+    }
+}
+
+extension MaybeEvent: CustomStringConvertible {
+    /// `success(…)` with the element, `error(…)` with the error, or `completed`.
+    public var description: String {
+        switch self {
+        case .success(let element): "success(\(element))"
+        case .error(let error): "error(\(error))"
+        case .completed: "completed"
+        }
+    }
+}

@@ -207,5 +207,14 @@ extension PrimitiveSequence {
     }
 }
 
+extension PrimitiveSequence where Element: FixedWidthInteger {
+    /// Emits `0` after `dueTime` on `scheduler`, then completes (a
+    /// ``Single`` succeeds, a ``Maybe`` succeeds), as RxSwift's
+    /// `Single.timer`/`Maybe.timer` (see ``Observable/timer(_:period:scheduler:)``).
+    public static func timer(_ dueTime: Duration, scheduler: any Scheduler) -> PrimitiveSequence {
+        PrimitiveSequence(raw: Observable.timer(dueTime, scheduler: scheduler))
+    }
+}
+
 // Sendable like the `Observable` it wraps.
 extension PrimitiveSequence: Sendable {}

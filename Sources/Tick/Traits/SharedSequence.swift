@@ -41,7 +41,23 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
 
     /// The scheduler of the strategy: the one elements are delivered on.
     public static var scheduler: any Scheduler { SharingStrategy.scheduler }
+
+    /// This shared sequence itself.
+    public func asSharedSequence() -> SharedSequence { self }
 }
+
+/// A type that converts to a ``SharedSequence`` of a given strategy:
+/// ``Driver`` and ``Signal`` themselves (RxCocoa's
+/// `SharedSequenceConvertibleType`; `ControlEvent` converts with
+/// `asDriver()`/`asSignal()` instead).
+public protocol SharedSequenceConvertibleType<Element>: ObservableType {
+    /// The strategy of the shared sequence this converts to.
+    associatedtype SharingStrategy: SharingStrategyProtocol
+    /// This value as a shared sequence.
+    func asSharedSequence() -> SharedSequence<SharingStrategy, Element>
+}
+
+extension SharedSequence: SharedSequenceConvertibleType {}
 
 /// The scheduler that ``Driver`` and ``Signal`` deliver on: the main
 /// scheduler, unless replaced with ``mock(scheduler:action:)`` (a
@@ -161,6 +177,52 @@ extension ObservableType {
     }
 }
 
+extension ObservableType {
+    /// This sequence as a shared sequence of strategy `S` (a ``Driver`` for
+    /// ``DriverSharingStrategy``, a ``Signal`` for ``SignalSharingStrategy``):
+    /// delivered on the strategy's scheduler, an error replaced by
+    /// `onErrorJustReturn` followed by completion.
+    public func asSharedSequence<S: SharingStrategyProtocol>(
+        sharingStrategy: S.Type = S.self, onErrorJustReturn: Element
+    ) -> SharedSequence<S, Element> {
+        SharedSequence(asObservable().observe(on: S.scheduler).catchAndReturn(onErrorJustReturn))
+    }
+
+    /// This sequence as a shared sequence of strategy `S`, continuing with
+    /// `onErrorDriveWith` on error.
+    public func asSharedSequence<S: SharingStrategyProtocol>(
+        sharingStrategy: S.Type = S.self, onErrorDriveWith: SharedSequence<S, Element>
+    ) -> SharedSequence<S, Element> {
+        SharedSequence(asObservable().observe(on: S.scheduler).catch({ _ in onErrorDriveWith.source }, isolation: nil))
+    }
+
+    /// This sequence as a shared sequence of strategy `S`, continuing with
+    /// the one `onErrorRecover` returns for the error.
+    ///
+    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
+    ///   the main actor is then never called off the main thread: Tick ends the sequence with
+    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
+    ///   for a closure that uses no main-actor state.
+    public func asSharedSequence<S: SharingStrategyProtocol>(
+        sharingStrategy: S.Type = S.self, onErrorRecover: @escaping (any Error) -> SharedSequence<S, Element>,
+        isolation: (any Actor)? = #isolation
+    ) -> SharedSequence<S, Element> {
+        SharedSequence(asObservable().observe(on: S.scheduler).catch({ onErrorRecover($0).source }, isolation: isolation))
+    }
+}
+
+extension Infallible {
+    /// This infallible as a ``Driver``, delivered on ``SharingScheduler``.
+    public func asDriver() -> Driver<Element> {
+        Driver(source.observe(on: DriverSharingStrategy.scheduler))
+    }
+
+    /// This infallible as a ``Signal``, delivered on ``SharingScheduler``.
+    public func asSignal() -> Signal<Element> {
+        Signal(source.observe(on: SignalSharingStrategy.scheduler))
+    }
+}
+
 extension BehaviorRelay {
     /// The relay as a ``Driver`` (a relay cannot fail).
     public func asDriver() -> Driver<Element> {
@@ -215,9 +277,17 @@ extension SharedSequence {
         SharedSequence(Observable.deferred({ factory().source }, isolation: isolation))
     }
 
-    /// Merges `sources`; completes when all completed.
-    public static func merge(_ sources: SharedSequence...) -> SharedSequence {
-        SharedSequence(Observable.merge(sources.map(\.source)))
+    /// Emits `optional`'s value, if it has one, on the strategy's scheduler,
+    /// then completes.
+    public static func from(optional: Element?) -> SharedSequence {
+        SharedSequence(Observable.from(optional: optional, scheduler: SharingStrategy.scheduler))
+    }
+
+    /// Wraps `source` as a shared sequence without checking anything, as
+    /// RxCocoa's `createUnsafe(source:)`: `source` must not fail, must deliver
+    /// on the strategy's scheduler and is not shared again.
+    public static func createUnsafe<Source: ObservableType>(source: Source) -> SharedSequence<SharingStrategy, Source.Element> {
+        SharedSequence<SharingStrategy, Source.Element>(raw: source.asObservable())
     }
 }
 
@@ -230,336 +300,6 @@ extension SharedSequence where Element: FixedWidthInteger {
     /// Emits 0 after `dueTime`, then (with a `period`) 1, 2, … every `period`.
     public static func timer(_ dueTime: Duration, period: Duration? = nil) -> SharedSequence {
         SharedSequence(Observable.timer(dueTime, period: period, scheduler: SharingStrategy.scheduler))
-    }
-}
-
-// MARK: Operators
-
-extension SharedSequence {
-    /// Transforms each element.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func map<Result>(
-        _ transform: @escaping (Element) -> Result, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.map(transform, isolation: isolation))
-    }
-
-    /// Transforms each element, dropping `nil` results.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func compactMap<Result>(
-        _ transform: @escaping (Element) -> Result?, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.compactMap(transform, isolation: isolation))
-    }
-
-    /// Keeps the elements for which `predicate` holds.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func filter(
-        _ predicate: @escaping (Element) -> Bool, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence {
-        .init(source.filter(predicate, isolation: isolation))
-    }
-
-    /// Drops elements whose key equals the previous element's key.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func distinctUntilChanged<Key: Equatable>(
-        _ keySelector: @escaping (Element) -> Key, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence {
-        .init(source.distinctUntilChanged(keySelector, isolation: isolation))
-    }
-
-    /// Drops elements that `comparer` says equal the previous one.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func distinctUntilChanged(
-        _ comparer: @escaping (Element, Element) -> Bool, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence {
-        .init(source.distinctUntilChanged(comparer, isolation: isolation))
-    }
-
-    /// Drops elements whose property at `keyPath` equals the previous element's.
-    public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>) -> SharedSequence {
-        .init(source.distinctUntilChanged(at: keyPath))
-    }
-
-    /// Maps each element to a shared sequence and mirrors the latest one.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func flatMapLatest<Result>(
-        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.flatMapLatest({ selector($0).source }, isolation: isolation))
-    }
-
-    /// Maps an element to a shared sequence only while none is active.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func flatMapFirst<Result>(
-        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.flatMapFirst({ selector($0).source }, isolation: isolation))
-    }
-
-    /// Maps each element to a shared sequence and merges them all.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func flatMap<Result>(
-        _ selector: @escaping (Element) -> SharedSequence<SharingStrategy, Result>, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.flatMap({ selector($0).source }, isolation: isolation))
-    }
-
-    /// Emits `element` first, at subscription.
-    public func startWith(_ element: Element) -> SharedSequence {
-        .init(source.startWith(element))
-    }
-
-    /// Emits the running accumulation.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func scan<State>(
-        _ seed: State, accumulator: @escaping (State, Element) -> State, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, State> {
-        .init(source.scan(seed, accumulator: accumulator, isolation: isolation))
-    }
-
-    /// Drops the first `count` elements.
-    public func skip(_ count: Int) -> SharedSequence {
-        .init(source.skip(count))
-    }
-
-    /// Emits an element, then drops those arriving within `dueTime`
-    /// (``ObservableType/throttle(_:latest:scheduler:)`` on the strategy's
-    /// scheduler).
-    public func throttle(_ dueTime: Duration, latest: Bool = true) -> SharedSequence {
-        .init(source.throttle(dueTime, latest: latest, scheduler: SharingStrategy.scheduler))
-    }
-
-    /// Emits an element only after `dueTime` without another one
-    /// (``ObservableType/debounce(_:scheduler:)`` on the strategy's scheduler).
-    public func debounce(_ dueTime: Duration) -> SharedSequence {
-        .init(source.debounce(dueTime, scheduler: SharingStrategy.scheduler))
-    }
-
-    /// Shifts the elements and the completion later by `dueTime`.
-    public func delay(_ dueTime: Duration) -> SharedSequence {
-        .init(source.delay(dueTime, scheduler: SharingStrategy.scheduler))
-    }
-
-    /// Combines each element with the latest element of `second`.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func withLatestFrom<Second, Result>(
-        _ second: SharedSequence<SharingStrategy, Second>,
-        resultSelector: @escaping (Element, Second) -> Result, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence<SharingStrategy, Result> {
-        .init(source.withLatestFrom(second.source, resultSelector: resultSelector, isolation: isolation))
-    }
-
-    /// The latest element of `second` at each element of this sequence.
-    public func withLatestFrom<Second>(
-        _ second: SharedSequence<SharingStrategy, Second>
-    ) -> SharedSequence<SharingStrategy, Second> {
-        .init(source.withLatestFrom(second.source))
-    }
-
-    /// Runs side effects without changing the events.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public func `do`(
-        onNext: ((Element) -> Void)? = nil,
-        afterNext: ((Element) -> Void)? = nil,
-        onCompleted: (() -> Void)? = nil,
-        afterCompleted: (() -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onSubscribed: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil,
-        isolation: (any Actor)? = #isolation
-    ) -> SharedSequence {
-        .init(source.do(
-            onNext: onNext, afterNext: afterNext, onCompleted: onCompleted, afterCompleted: afterCompleted,
-            onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose, isolation: isolation))
-    }
-
-    /// Writes the events to ``DebugOutput`` (see ``ObservableType/debug(_:trimOutput:fileID:line:function:)``).
-    public func debug(
-        _ identifier: String? = nil, trimOutput: Bool = false,
-        fileID: String = #fileID, line: UInt = #line, function: String = #function
-    ) -> SharedSequence {
-        .init(source.debug(identifier, trimOutput: trimOutput, fileID: fileID, line: line, function: function))
-    }
-
-    /// Combines the latest elements of two shared sequences.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public static func combineLatest<E1, E2>(
-        _ source1: SharedSequence<SharingStrategy, E1>, _ source2: SharedSequence<SharingStrategy, E2>,
-        resultSelector: @escaping (E1, E2) -> Element, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence {
-        .init(Observable.combineLatest(source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
-    }
-
-    /// Pairs up the elements of two shared sequences by index.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public static func zip<E1, E2>(
-        _ source1: SharedSequence<SharingStrategy, E1>, _ source2: SharedSequence<SharingStrategy, E2>,
-        resultSelector: @escaping (E1, E2) -> Element, isolation: (any Actor)? = #isolation
-    ) -> SharedSequence {
-        .init(Observable.zip(source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
-    }
-}
-
-extension SharedSequence where Element: Equatable {
-    /// Drops elements equal to the previous one.
-    public func distinctUntilChanged() -> SharedSequence {
-        .init(source.distinctUntilChanged())
-    }
-}
-
-// MARK: Driving
-
-extension SharedSequence where SharingStrategy == DriverSharingStrategy {
-    /// Subscribes with closures (a driver cannot fail, so there is no
-    /// `onError`).
-    public func drive(
-        onNext: ((Element) -> Void)? = nil,
-        onCompleted: (() -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> any Disposable {
-        source.subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
-    }
-
-    /// Subscribes with closures that also receive `object`, held weakly.
-    public func drive<Object: AnyObject>(
-        with object: Object,
-        onNext: ((Object, Element) -> Void)? = nil,
-        onCompleted: ((Object) -> Void)? = nil,
-        onDisposed: ((Object) -> Void)? = nil,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> any Disposable {
-        source.subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
-    }
-
-    /// Sends the elements and the completion to each of `observers`.
-    public func drive<Observer: ObserverType>(_ observers: Observer...) -> any Disposable
-    where Observer.Element == Element {
-        source.forwardAll(to: observers.map { $0.asObserver() })
-    }
-
-    /// Sends the elements, wrapped in optionals, and the completion to each of `observers`.
-    public func drive<Observer: ObserverType>(_ observers: Observer...) -> any Disposable
-    where Observer.Element == Element? {
-        source.map { $0 as Element? }.forwardAll(to: observers.map { $0.asObserver() })
-    }
-
-    /// Passes the elements to each of `relays`.
-    public func drive(_ relays: BehaviorRelay<Element>...) -> any Disposable {
-        source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
-    }
-
-    /// Passes the elements, wrapped in optionals, to each of `relays`.
-    public func drive(_ relays: BehaviorRelay<Element?>...) -> any Disposable {
-        source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
-    }
-
-    /// Passes the elements to each of `relays`.
-    public func drive(_ relays: ReplayRelay<Element>...) -> any Disposable {
-        source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
-    }
-
-    /// This driver as a ``Signal`` (without the replay).
-    public func asSignal() -> Signal<Element> {
-        Signal(source)
-    }
-}
-
-extension SharedSequence where SharingStrategy == SignalSharingStrategy {
-    /// Subscribes with closures (a signal cannot fail, so there is no
-    /// `onError`).
-    public func emit(
-        onNext: ((Element) -> Void)? = nil,
-        onCompleted: (() -> Void)? = nil,
-        onDisposed: (() -> Void)? = nil,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> any Disposable {
-        source.subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
-    }
-
-    /// Subscribes with closures that also receive `object`, held weakly.
-    public func emit<Object: AnyObject>(
-        with object: Object,
-        onNext: ((Object, Element) -> Void)? = nil,
-        onCompleted: ((Object) -> Void)? = nil,
-        onDisposed: ((Object) -> Void)? = nil,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> any Disposable {
-        source.subscribe(with: object, onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
-    }
-
-    /// Sends the elements and the completion to each of `observers`.
-    public func emit<Observer: ObserverType>(to observers: Observer...) -> any Disposable
-    where Observer.Element == Element {
-        source.forwardAll(to: observers.map { $0.asObserver() })
-    }
-
-    /// Passes the elements to each of `relays`.
-    public func emit(to relays: PublishRelay<Element>...) -> any Disposable {
-        source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
-    }
-
-    /// Passes the elements to each of `relays`.
-    public func emit(to relays: BehaviorRelay<Element>...) -> any Disposable {
-        source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
-    }
-
-    /// Passes the elements to each of `relays`.
-    public func emit(to relays: ReplayRelay<Element>...) -> any Disposable {
-        source.subscribe(onNext: { element in relays.forEach { $0.accept(element) } })
     }
 }
 

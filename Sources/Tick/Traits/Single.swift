@@ -196,33 +196,4 @@ extension PrimitiveSequence where Trait == SingleTrait {
 
     /// Completes when the single succeeds, ignoring its element.
     public func asCompletable() -> Completable { Completable(raw: source.ignoreElements()) }
-
-    /// Succeeds with the elements of both singles once both succeeded; the
-    /// first error fails it.
-    ///
-    /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
-    ///   the main actor is then never called off the main thread: Tick ends the sequence with
-    ///   ``TickError/isolationViolation(operator:)`` instead (Docs/Concurrency.md). Pass `nil`
-    ///   for a closure that uses no main-actor state.
-    public static func zip<E1, E2>(
-        _ source1: Single<E1>, _ source2: Single<E2>,
-        resultSelector: @escaping (E1, E2) throws -> Element, isolation: (any Actor)? = #isolation
-    ) -> Single<Element> {
-        Single(raw: Observable.zip(
-            source1.source, source2.source, resultSelector: resultSelector, isolation: isolation))
-    }
-
-    /// Succeeds with a tuple of the elements of both singles.
-    public static func zip<E1, E2>(_ source1: Single<E1>, _ source2: Single<E2>) -> Single<(E1, E2)>
-    where Element == (E1, E2) {
-        zip(source1, source2) { ($0, $1) }
-    }
-
-    /// Succeeds with the elements of all `sources`, in order, once all
-    /// succeeded (at once with `[]` if there are none).
-    public static func zip<C: Collection, E>(_ sources: C) -> Single<[E]>
-    where C.Element == Single<E>, Element == [E] {
-        if sources.isEmpty { return .just([]) }
-        return Single(raw: Observable<E>.zip(sources.map(\.source)))
-    }
 }

@@ -215,20 +215,6 @@ import TickTesting
             == [.next(250, 0), .completed(250)])
     }
 
-    @Test func zipWaitsForBoth() {
-        let scheduler = TestScheduler()
-        let a = scheduler.createColdObservable([.next(10, 1), .completed(10)])
-        let b = scheduler.createColdObservable([.next(30, "b"), .completed(30)])
-        let res = scheduler.start { Single.zip(a.asSingle(), b.asSingle()) { "\($0)\($1)" } }
-        #expect(res.events == [.next(230, "1b"), .completed(230)])
-        let all = TestScheduler().start { Single.zip([Single.just(1), .just(2), .just(3)]) }
-        #expect(all.events == [.next(200, [1, 2, 3]), .completed(200)])
-        let none = TestScheduler().start { Single<[Int]>.zip([Single<Int>]()) }
-        #expect(none.events == [.next(200, []), .completed(200)])
-        let pair = TestScheduler().start { Single.zip(Single.just(1), Single.just("a")).map { "\($0.0)\($0.1)" } }
-        #expect(pair.events == [.next(200, "1a"), .completed(200)])
-    }
-
     @Test func retryResubscribes() {
         let scheduler = TestScheduler()
         let xs = scheduler.createColdObservable([.error(10, TestError(1), Int.self)])
