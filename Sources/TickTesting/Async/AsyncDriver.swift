@@ -277,8 +277,15 @@ final class AsyncDriver: @unchecked Sendable {
     /// there had been no switch, instead of after the jobs queued
     /// meanwhile, and without the queue (about twenty switches a
     /// `virtualClock` sleep and its wake-up).
+    ///
+    /// The thread is checked first: `switchingJob` and `switched` belong to
+    /// the drain's thread, and any other thread (a root woken by a real
+    /// wake-up, a DispatchQueue resuming a continuation) must not read them
+    /// while the drain writes them (the data race TSan reported when a test
+    /// body was resumed from a dispatch queue while its driver was busy:
+    /// `AsyncDriverRaceTests`).
     func takeSwitch(_ job: UnownedJob) -> Bool {
-        guard switchingJob == JobRouting.address(of: job), switched == nil, JobRouting.isCurrentDriver(self)
+        guard JobRouting.isCurrentDriver(self), switchingJob == JobRouting.address(of: job), switched == nil
         else { return false }
         switched = job
         return true
