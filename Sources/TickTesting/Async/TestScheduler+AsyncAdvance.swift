@@ -88,8 +88,16 @@ extension TestScheduler {
         toInstant target: SchedulerInstant?, described: String, site: CallSite
     ) async {
         let driver = asyncDriver
-        driver.registerCurrentTask()
+        driver.registerCurrentTask(site: site)
         driver.noteSite(site)
+        // After a stall the scheduler drives nothing: any use fails at once,
+        // with the stall's message, and runs nothing.
+        if let report = driver.stallReport {
+            TestFailureReporter.fail(
+                "\(described): this TestScheduler stopped driving its async work after a stall, so it no longer advances; nothing was run. The stall: \(report)",
+                at: site)
+            return
+        }
         guard driver.isActive else {
             TestFailureReporter.fail(
                 "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",
@@ -157,11 +165,11 @@ extension TestScheduler {
                 at: site)
         case .stalled(let limit):
             TestFailureReporter.fail(
-                "\(described) stopped at \(time): a job of the async work it drives has not finished for \(limit.exactDescription) of real time (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence.",
+                "\(described) stopped at \(time): \(driver.stallReport ?? "a job of the async work it drives has not finished for \(limit.exactDescription) of real time.")",
                 at: site)
         case .abandoned:
             TestFailureReporter.fail(
-                "\(described): this TestScheduler stopped driving its async work after an earlier stall (see the earlier failure); time was advanced without waiting for async work.",
+                "\(described) stopped at \(time): this TestScheduler stopped driving its async work after a stall; nothing more was run. The stall: \(driver.stallReport ?? "see the earlier failure.")",
                 at: site)
         }
     }
