@@ -348,6 +348,25 @@ enum JobRouting {
     }
 
     typealias GetCurrentTask = @convention(thin) () -> UnsafeRawPointer?
+    typealias IsCancelled = @convention(thin) (UnsafeRawPointer) -> Bool
+
+    /// `Task.isCancelled`, without its generic `withUnsafeCurrentTask` (asked
+    /// at every step of an async advance).
+    static var currentTaskIsCancelled: Bool {
+        guard let getCurrentTask, let isCancelled else { return Task.isCancelled }
+        guard let task = getCurrentTask() else { return false }
+        return isCancelled(task)
+    }
+
+    /// The runtime's `swift_task_isCancelled` (what `UnsafeCurrentTask`'s
+    /// `isCancelled` calls, exported since Swift 5.5), looked up like the
+    /// hooks.
+    private static let isCancelled: IsCancelled? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_isCancelled") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: IsCancelled.self)
+    }()
 
     /// The runtime's `swift_task_getCurrent` (exported with the Swift calling
     /// convention since Swift 5.5; `withUnsafeCurrentTask` calls it): the

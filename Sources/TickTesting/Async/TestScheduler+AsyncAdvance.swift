@@ -124,14 +124,27 @@ extension TestScheduler {
         state.isAdvancing = true
         state.stopRequested = false
         let budget = state.budget
-        let limit = target?.offset
+        // The end of time is the synchronous API's (TestScheduler+Advance.swift):
+        // the clock never passes `endOfTime`, so work and sleeps due later
+        // stay pending and never run, and a target past it stops the clock
+        // there.
+        let horizon = Duration(totalAttoseconds: self.horizon)
+        let clockTarget = target.map { min($0.offset, horizon) }
+        let limit: Duration? = clockTarget ?? horizon
         lock.unlock()
 
         var steps = 0
         var exceeded = false
+        var cancelled = false
         var outcome = await driver.quiescence(budget: budget)
         lock.lock()
         while outcome == .quiet && !state.stopRequested {
+            // Cancelling the task that advances stops the advance before its
+            // next step: it returns at once, the clock at the last entry run.
+            if JobRouting.currentTaskIsCancelled {
+                cancelled = true
+                break
+            }
             if steps == budget {
                 exceeded = state.hasRunnable(notAfter: limit)
                 if exceeded { break }
@@ -144,8 +157,8 @@ extension TestScheduler {
             outcome = await driver.quiescence(budget: budget)
             lock.lock()
         }
-        let finished = outcome == .quiet && !exceeded && !state.stopRequested
-        if let limit, finished, limit > state.current { state.current = limit }
+        let finished = outcome == .quiet && !exceeded && !cancelled && !state.stopRequested
+        if let clockTarget, finished, clockTarget > state.current { state.current = clockTarget }
         state.isAdvancing = false
         state.stopRequested = false
         let (pending, now) = (state.pending, state.current)
