@@ -718,7 +718,7 @@ final class AsyncDriver: @unchecked Sendable {
         let others = pending - asleep.count
         if others > 0 { lines.append("  - \(others) scheduled action\(others == 1 ? "" : "s") (Rx timers, schedule(...))") }
         report(
-            "\(site.filePath):\(site.line): warning: Tick: this test looks stuck. Its TestScheduler (created, or last advanced, here) has had virtual work pending for \(Self.stuckReportDelay.exactDescription) of real time at \(scheduler.clock), with no advance or run in progress and every task it drives waiting:\n\(lines.joined(separator: "\n"))\nVirtual time moves only when the test moves it: call `await scheduler.advance(by:)`, `advance(to:)` or `run()` before awaiting what virtual time wakes (a task's value, a sleep on virtualClock). Tick does not fail the test for this: it cannot tell a stuck test from one waiting for real work (Docs/AsyncAwait.md, \"A stuck test\")."
+            "\(site.filePath):\(site.line): warning: Tick: this test looks stuck. Its TestScheduler (created, or last advanced, here) has had virtual work pending at virtual time \(scheduler.clock) for \(Self.stuckReportDelay.exactDescription) of real time, with no advance or run in progress and every task it drives waiting:\n\(lines.joined(separator: "\n"))\nVirtual time moves only when the test moves it: call `await scheduler.advance(by:)`, `advance(to:)` or `run()` before awaiting what virtual time wakes (a task's value, a sleep on virtualClock). Tick does not fail the test for this: it cannot tell a stuck test from one waiting for real work (Docs/AsyncAwait.md, \"A stuck test\")."
         )
     }
 
