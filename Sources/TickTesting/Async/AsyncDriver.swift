@@ -119,16 +119,11 @@ final class AsyncDriver: @unchecked Sendable {
         // to drive yet (the hooks went in at load, or go in at the first
         // async use where the load-time initializer did not run).
         guard JobRouting.currentTaskAddress != nil else { return }
-        registerCurrentTask(asyncUse: false)
+        registerCurrentTask()
     }
 
     /// Where the scheduler was created (for the one-scheduler-per-task report).
     private(set) var creationSite: CallSite?
-    /// The scheduler's async API was used (`virtualClock`, an async
-    /// advance/run, `expect(asyncSequence)`): its root tasks then stay its
-    /// own while it lives (see `registerCurrentTask`).
-    private var usedAsync = false
-    private var reportedSecondScheduler = false
 
     deinit {
         // Sleepers still listed (none while a sleeping task holds the
@@ -170,22 +165,9 @@ final class AsyncDriver: @unchecked Sendable {
     /// A root that is running outside the driver (the test body before its
     /// first `await`) runs in parallel with whatever the driver runs, so the
     /// driver holds the jobs it gets from then on (see `heldRoot`).
-    ///
-    /// One scheduler per task (Docs/AsyncAwait.md): a task that is already a
-    /// root of another live scheduler whose async API it used stays that
-    /// scheduler's. Creating a second scheduler there changes nothing (it is
-    /// driven synchronously, or from a task of its own); using the second
-    /// one's async API (`asyncUse`) is reported at `site`, and the task
-    /// still stays with the first (moving it would leave the first
-    /// scheduler's advance not waiting for the tasks it starts: a hang).
-    func registerCurrentTask(asyncUse: Bool = true, site: CallSite? = nil) {
+    func registerCurrentTask() {
         guard isActive, let task = JobRouting.currentTaskAddress else { return }
-        if asyncUse && !lock.withLock({ usedAsync }) { lock.withLock { usedAsync = true } }
         if JobRouting.roots.isRoot(task: task, of: self) { return }
-        if let other = JobRouting.roots.driver(task: task, job: 0), other !== self, other.lock.withLock({ other.usedAsync }) {
-            if asyncUse { reportSecondScheduler(other: other, at: site) }
-            return
-        }
         let outside = JobRouting.currentDriver !== self
         // Keep the task object alive while it is a root: otherwise, once it
         // ends, a new task (of another test running in parallel) could get
@@ -209,18 +191,29 @@ final class AsyncDriver: @unchecked Sendable {
         JobRouting.roots.add(task: task, driver: self)
     }
 
-    /// Reports, once per scheduler, a task of another live scheduler using
-    /// this one's async API.
-    private func reportSecondScheduler(other: AsyncDriver, at site: CallSite?) {
-        let (first, known) = lock.withLock { () -> (Bool, CallSite?) in
-            defer { reportedSecondScheduler = true }
-            return (!reportedSecondScheduler, site ?? lastSite)
+    /// The live driver other than this one that the calling code belongs to
+    /// (it runs one of its jobs, or is one of its roots), if any.
+    private var otherDriverOfCurrentContext: AsyncDriver? {
+        if let current = JobRouting.currentDriver {
+            return current !== self && current.isLive ? current : nil
         }
-        guard first else { return }
+        guard let task = JobRouting.currentTaskAddress,
+            let other = JobRouting.roots.driver(task: task, job: 0), other !== self
+        else { return nil }
+        return other
+    }
+
+    /// Reports (each time) a virtual sleep on this scheduler's clock by a
+    /// task that another live TestScheduler drives, and returns `true`: the
+    /// sleep then throws at once. Only that other scheduler's advance waits
+    /// for the task, so this one's would race with the sleep, and a test
+    /// awaiting the task could hang.
+    private func reportSecondScheduler(other: AsyncDriver) {
+        let site = lock.withLock { lastSite }
         let otherSite = other.creationSite.map { " (created at \($0.fileID):\($0.line))" } ?? ""
         TestFailureReporter.fail(
-            "This task already drives another TestScheduler\(otherSite), which is still alive, and now uses this one's async API (virtualClock, an async advance or run, or expect on an async sequence). One scheduler per task: the async work a task starts goes to one TestScheduler only, and the other one's advance would not wait for it. The task stays with the first scheduler. Drive the second scheduler from a task of its own (`await Task { ... }.value`), or let the first one go before using the second (a `do { }` scope); see Docs/AsyncAwait.md, \"One scheduler per task\".",
-            at: known ?? CallSite())
+            "A task that another TestScheduler drives\(otherSite) slept on this TestScheduler's virtualClock. One scheduler per task: a task, and the tasks it starts, belong to the last TestScheduler it created or used asynchronously, and only that scheduler's advance waits for them; this one's advance would race with the sleep, and a test awaiting the task could hang, so the sleep throws CancellationError at once. Drive the second scheduler from a task of its own (`await Task { ... }.value`), or let the first one go before creating the second (a `do { }` scope); see Docs/AsyncAwait.md, \"One scheduler per task\".",
+            at: site ?? CallSite())
     }
 
     // MARK: Holding jobs while a root runs outside the driver
@@ -782,9 +775,15 @@ final class AsyncDriver: @unchecked Sendable {
         return taken
     }
 
-    /// Reports, once per scheduler, a virtual-clock sleep made by a task this
-    /// driver does not drive.
-    func reportEscapedSleep() {
+    /// Reports a virtual-clock sleep made by a task this driver does not
+    /// drive; `true` if the sleep must throw at once: the task belongs to
+    /// another live TestScheduler (`reportSecondScheduler`). Other escaped
+    /// sleeps are reported once per scheduler, and go ahead.
+    func reportEscapedSleep() -> Bool {
+        if !lock.withLock({ abandoned }), let other = otherDriverOfCurrentContext {
+            reportSecondScheduler(other: other)
+            return true
+        }
         let site = lock.withLock { () -> CallSite?? in
             // After a stall every task runs outside the driver: the sleep
             // throws with the stall's report instead (`reportSleepAfterStall`).
@@ -792,9 +791,10 @@ final class AsyncDriver: @unchecked Sendable {
             reportedEscape = true
             return .some(lastSite)
         }
-        guard case .some(let known) = site else { return }
+        guard case .some(let known) = site else { return false }
         TestFailureReporter.fail(
             "A task slept on TestScheduler.virtualClock while running outside the scheduler's control (it was started before the TestScheduler was created, by a task the scheduler does not drive, on a custom executor, or it was woken by a real clock, a DispatchQueue or I/O). Its wake-ups are not part of the quiescence that async advance/run wait for, so the test races with it. Create the TestScheduler first, in the test, and replace real clocks and queues with the virtual clock and the scheduler (see Docs/AsyncAwait.md).",
             at: known ?? CallSite())
+        return false
     }
 }

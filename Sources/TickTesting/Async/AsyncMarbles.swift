@@ -25,7 +25,7 @@ extension TestScheduler {
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleExpectation<Sequence.Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        asyncDriver.registerCurrentTask(site: site)
+        asyncDriver.registerCurrentTask()
         var plan = Subscription(0)
         if let subscription {
             do {

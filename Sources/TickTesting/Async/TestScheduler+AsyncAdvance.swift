@@ -88,7 +88,7 @@ extension TestScheduler {
         toInstant target: SchedulerInstant?, described: String, site: CallSite
     ) async {
         let driver = asyncDriver
-        driver.registerCurrentTask(site: site)
+        driver.registerCurrentTask()
         driver.noteSite(site)
         // After a stall the scheduler drives nothing: any use fails at once,
         // with the stall's message, and runs nothing.

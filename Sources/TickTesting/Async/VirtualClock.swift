@@ -73,7 +73,10 @@ extension TestScheduler {
         nonisolated(nonsending) public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
             try Task.checkCancellation()
             let driver = scheduler.asyncDriver
-            if driver.isActive && !driver.isDrivingCurrentContext { driver.reportEscapedSleep() }
+            if driver.isActive && !driver.isDrivingCurrentContext && driver.reportEscapedSleep() {
+                // A task of another TestScheduler: one scheduler per task.
+                throw CancellationError()
+            }
             guard deadline > scheduler.now else { return }
             let sleeper = Sleeper(driver: driver, deadline: deadline)
             guard let handlers = CancellationHandlers.runtime else {
