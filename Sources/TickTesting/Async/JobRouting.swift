@@ -95,6 +95,19 @@ enum JobRouting {
         /// DefaultExecutor.swift): drivers run their jobs without a task
         /// executor, and `Task.yield()` still comes back to Tick.
         let isDefaultExecutor: Bool
+        /// `TICK_ASYNC_HOOKS=off` was in the environment when the process
+        /// loaded TickTesting: no hook went in (see `installation`).
+        var switchedOff = false
+    }
+
+    /// `TICK_ASYNC_HOOKS=off` in the environment: Tick installs none of its
+    /// Concurrency hooks, for the whole process (Docs/AsyncAwait.md,
+    /// "Platforms"). Every job then runs exactly as without TickTesting;
+    /// the async `advance`/`run` fail with a message naming the switch, and
+    /// the synchronous API works as always.
+    static var hooksSwitchedOff: Bool {
+        guard let value = getenv("TICK_ASYNC_HOOKS") else { return false }
+        return String(cString: value) == "off"
     }
 
     /// Set by `installRuntimeHooksAtLoad` before it installs the hooks (read
@@ -105,6 +118,11 @@ enum JobRouting {
     /// (`installRuntimeHooksAtLoad`), or else at the first read.
     static let installation: Installation = {
         let atLoad = loadInitializerRan.load(ordering: .relaxed)
+        if hooksSwitchedOff {
+            return Installation(
+                previousGlobal: nil, previousMain: nil, isActive: false, atLoad: atLoad, isDefaultExecutor: false,
+                switchedOff: true)
+        }
         guard let handle = dlopen(nil, RTLD_NOW),
             let global = dlsym(handle, "swift_task_enqueueGlobal_hook"),
             let main = dlsym(handle, "swift_task_enqueueMainExecutor_hook"),

@@ -99,6 +99,13 @@ extension TestScheduler {
             return
         }
         guard driver.isActive else {
+            if JobRouting.installation.switchedOff {
+                TestFailureReporter.fail(
+                    "\(described): Tick's Concurrency hooks are switched off for this test process (TICK_ASYNC_HOOKS=off in the environment), so it cannot drive async work: async work is not waited for. Time advanced as with the synchronous call. Unset TICK_ASYNC_HOOKS to drive async work, or use the synchronous advance/run (see Docs/AsyncAwait.md, \"Platforms\").",
+                    at: site)
+                advance(toInstant: target, described: described, site: site)
+                return
+            }
             TestFailureReporter.fail(
                 "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",
                 at: site)
