@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import Dispatch
+import Foundation
 import Synchronization
 import Tick
 
@@ -79,6 +80,10 @@ final class AsyncDriver: @unchecked Sendable {
     /// (for the tests).
     var jobsRun: UInt64 { lock.withLock { completed } }
     private var abandoned = false
+    /// Callers of `quiescence` waiting to step into the driver (their visit
+    /// is queued): a job that never ends keeps them out, a stall like one
+    /// that keeps a waiting advance from quiescence.
+    private var entering = 0
     private var serialQueue: DispatchQueue?
     @exclusivity(unchecked) private var rootTasks: [UInt] = []
     private var stallLimitStorage: Duration = .seconds(10)
@@ -108,6 +113,7 @@ final class AsyncDriver: @unchecked Sendable {
         self.scheduler = scheduler
         // Not shared with another thread yet: no lock needed.
         lastSite = site
+        creationSite = site
         live.store(true, ordering: .releasing)
         // Outside a task (a command-line tool, a benchmark) there is nothing
         // to drive yet (the hooks went in at load, or go in at the first
@@ -116,7 +122,18 @@ final class AsyncDriver: @unchecked Sendable {
         registerCurrentTask()
     }
 
+    /// Where the scheduler was created (for the one-scheduler-per-task report).
+    private(set) var creationSite: CallSite?
+
     deinit {
+        // Sleepers still listed (none while a sleeping task holds the
+        // scheduler; defensive): unlinked one by one, not by a chain of
+        // releases as deep as the list.
+        while let sleeper = sleepers {
+            sleepers = sleeper.next
+            sleeper.next = nil
+            sleeper.isListed = false
+        }
         runningJobSlot?.deallocate()
         // A driver that never had a root task (no async use, outside a task)
         // has nothing to remove: no need to take the routing table's lock.
@@ -172,6 +189,31 @@ final class AsyncDriver: @unchecked Sendable {
         }
         if let tracked { JobRouting.holds.add(run: tracked, driver: self, generation: generation) }
         JobRouting.roots.add(task: task, driver: self)
+    }
+
+    /// The live driver other than this one that the calling code belongs to
+    /// (it runs one of its jobs, or is one of its roots), if any.
+    private var otherDriverOfCurrentContext: AsyncDriver? {
+        if let current = JobRouting.currentDriver {
+            return current !== self && current.isLive ? current : nil
+        }
+        guard let task = JobRouting.currentTaskAddress,
+            let other = JobRouting.roots.driver(task: task, job: 0), other !== self
+        else { return nil }
+        return other
+    }
+
+    /// Reports (each time) a virtual sleep on this scheduler's clock by a
+    /// task that another live TestScheduler drives, and returns `true`: the
+    /// sleep then throws at once. Only that other scheduler's advance waits
+    /// for the task, so this one's would race with the sleep, and a test
+    /// awaiting the task could hang.
+    private func reportSecondScheduler(other: AsyncDriver) {
+        let site = lock.withLock { lastSite }
+        let otherSite = other.creationSite.map { " (created at \($0.fileID):\($0.line))" } ?? ""
+        TestFailureReporter.fail(
+            "A task that another TestScheduler drives\(otherSite) slept on this TestScheduler's virtualClock. One scheduler per task: a task, and the tasks it starts, belong to the last TestScheduler it created or used asynchronously, and only that scheduler's advance waits for them; this one's advance would race with the sleep, and a test awaiting the task could hang, so the sleep throws CancellationError at once. Drive the second scheduler from a task of its own (`await Task { ... }.value`), or let the first one go before creating the second (a `do { }` scope); see Docs/AsyncAwait.md, \"One scheduler per task\".",
+            at: site ?? CallSite())
     }
 
     // MARK: Holding jobs while a root runs outside the driver
@@ -277,8 +319,15 @@ final class AsyncDriver: @unchecked Sendable {
     /// there had been no switch, instead of after the jobs queued
     /// meanwhile, and without the queue (about twenty switches a
     /// `virtualClock` sleep and its wake-up).
+    ///
+    /// The thread is checked first: `switchingJob` and `switched` belong to
+    /// the drain's thread, and any other thread (a root woken by a real
+    /// wake-up, a DispatchQueue resuming a continuation) must not read them
+    /// while the drain writes them (the data race TSan reported when a test
+    /// body was resumed from a dispatch queue while its driver was busy:
+    /// `AsyncDriverRaceTests`).
     func takeSwitch(_ job: UnownedJob) -> Bool {
-        guard switchingJob == JobRouting.address(of: job), switched == nil, JobRouting.isCurrentDriver(self)
+        guard JobRouting.isCurrentDriver(self), switchingJob == JobRouting.address(of: job), switched == nil
         else { return false }
         switched = job
         return true
@@ -485,8 +534,18 @@ final class AsyncDriver: @unchecked Sendable {
         // its return to its own isolation is then enqueued from inside this
         // driver's job, so it comes back here too. From then on the caller
         // runs inside the driver, never beside the jobs it starts.
-        if !JobRouting.isCurrentDriver(self) && !lock.withLock({ abandoned }) {
-            await entrance.visit()
+        if !JobRouting.isCurrentDriver(self) {
+            let (enter, watch) = lock.withLock { () -> (Bool, Bool) in
+                guard !abandoned else { return (false, false) }
+                entering += 1
+                defer { watched = true }
+                return (true, !watched)
+            }
+            if watch { Watchdog.shared.watch(self) }
+            if enter {
+                await entrance.visit()
+                lock.withLock { entering -= 1 }
+            }
         }
         lock.lock()
         if abandoned {
@@ -528,7 +587,9 @@ final class AsyncDriver: @unchecked Sendable {
     /// the stall limit.
     func checkStall(now: ContinuousClock.Instant) {
         lock.lock()
-        guard waiter != nil, !abandoned else {
+        // Waiting: an advance waits for quiescence, or a caller waits to step
+        // into the driver (`entering`: its visit is queued behind the job).
+        guard waiter != nil || entering > 0, !abandoned else {
             quietSince = nil
             lock.unlock()
             return
@@ -545,7 +606,10 @@ final class AsyncDriver: @unchecked Sendable {
         }
         // Give up: from now on every job goes straight to the runtime's
         // executors, starting with the queued ones, so the test can go on
-        // (and fail) instead of hanging behind the stuck job.
+        // (and fail) instead of hanging behind the stuck job. Every virtual
+        // sleep still pending throws (the advance that would wake it will
+        // not run: any use after a stall fails at once), so a test awaiting a
+        // sleeping task gets its value instead of hanging.
         abandoned = true
         let waiting = waiter
         waiter = nil
@@ -553,22 +617,184 @@ final class AsyncDriver: @unchecked Sendable {
         jobs = []
         head = 0
         let limit = stallLimitStorage
+        let asleep = takeSleepersLocked()
+        let site = lastSite.map { " (the call at \($0.fileID):\($0.line))" } ?? ""
+        stallReportStorage =
+            "a job of the async work this TestScheduler drives has not finished for \(limit.exactDescription) of real time, while the test waited for it\(site) (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence; its pending virtual sleeps threw CancellationError, new ones throw at once, and every later async advance or run fails without running anything."
         lock.unlock()
         for pending in queued { pending.forward() }
+        for sleeper in asleep { sleeper.cancel() }
         waiting?.resume(returning: .stalled(limit))
     }
 
-    /// Reports, once per scheduler, a virtual-clock sleep made by a task this
-    /// driver does not drive.
-    func reportEscapedSleep() {
+    /// What the stall was (set when the driver gave up), repeated by every
+    /// later use of the scheduler's async API.
+    var stallReport: String? { lock.withLock { stallReportStorage } }
+    private var stallReportStorage: String?
+    private var reportedSleepAfterStall = false
+
+    /// Reports, once per scheduler, a virtual sleep started after a stall
+    /// (it throws `CancellationError` at once).
+    func reportSleepAfterStall() {
+        let (first, site, report) = lock.withLock { () -> (Bool, CallSite?, String?) in
+            defer { reportedSleepAfterStall = true }
+            return (!reportedSleepAfterStall, lastSite, stallReportStorage)
+        }
+        guard first else { return }
+        TestFailureReporter.fail(
+            "A task slept on TestScheduler.virtualClock after the scheduler stopped driving its async work because of a stall; the sleep throws CancellationError at once (nothing would ever wake it). The stall: \(report ?? "a job of the async work it drove did not finish within asyncStallLimit.")",
+            at: site ?? CallSite())
+    }
+
+    // MARK: A stuck test
+
+    /// How long the driver must have been idle with virtual sleeps pending,
+    /// and no advance or run in progress, before it reports that the test
+    /// looks stuck (real time: a diagnostic, like the stall limit).
+    static let stuckReportDelay: Duration = .seconds(1)
+
+    /// Where a stuck report goes: standard error unless a test of Tick
+    /// replaces it (`@testable`).
+    var onStuck: @Sendable (String) -> Void {
+        get { lock.withLock { onStuckStorage } }
+        set { lock.withLock { onStuckStorage = newValue } }
+    }
+    private var onStuckStorage: @Sendable (String) -> Void = { report in
+        FileHandle.standardError.write(Data((report + "\n").utf8))
+    }
+    private var stuckSince: ContinuousClock.Instant?
+    private var stuckMark: (completed: UInt64, pending: Int) = (0, -1)
+    private var reportedStuck = false
+
+    /// Called by the watchdog: reports, once per episode, a scheduler that
+    /// sits idle with virtual sleeps pending while no advance or run is in
+    /// progress (Docs/AsyncAwait.md, "A stuck test"). It never fails a test:
+    /// a test may be waiting for real work meanwhile.
+    func checkStuck(now: ContinuousClock.Instant) {
+        guard let scheduler, isLive else { return }
+        let (advancing, pending) = scheduler.lock.withLock { (scheduler.state.isAdvancing, scheduler.state.pending) }
+        lock.lock()
+        let idle =
+            !abandoned && heldRoot == nil && !draining && head == jobs.count && waiter == nil && entering == 0
+            && !advancing && pending > 0 && sleeperCount > 0
+        guard idle else {
+            stuckSince = nil
+            reportedStuck = false
+            lock.unlock()
+            return
+        }
+        if stuckSince == nil || stuckMark != (completed, pending) {
+            stuckSince = now
+            stuckMark = (completed, pending)
+            lock.unlock()
+            return
+        }
+        guard !reportedStuck, let since = stuckSince, now - since >= Self.stuckReportDelay else {
+            lock.unlock()
+            return
+        }
+        reportedStuck = true
+        var asleep: [(deadline: SchedulerInstant, isRoot: Bool)] = []
+        var sleeper = sleepers
+        while let current = sleeper {
+            asleep.append((current.deadline, rootTasks.contains(current.task)))
+            sleeper = current.next
+        }
+        let site = lastSite ?? CallSite()
+        let report = onStuckStorage
+        lock.unlock()
+        asleep.sort { $0.deadline < $1.deadline }
+        var lines = asleep.prefix(5).map { sleep in
+            "  - a sleep on virtualClock by \(sleep.isRoot ? "the test body" : "a task the scheduler drives"), due at \(scheduler.testTime(for: sleep.deadline))"
+        }
+        if asleep.count > 5 { lines.append("  - \(asleep.count - 5) more sleeps, the last due at \(scheduler.testTime(for: asleep[asleep.count - 1].deadline))") }
+        let others = pending - asleep.count
+        if others > 0 { lines.append("  - \(others) scheduled action\(others == 1 ? "" : "s") (Rx timers, schedule(...))") }
+        report(
+            "\(site.filePath):\(site.line): warning: Tick: this test looks stuck. Its TestScheduler (created, or last advanced, here) has had virtual work pending at virtual time \(scheduler.clock) for \(Self.stuckReportDelay.exactDescription) of real time, with no advance or run in progress and every task it drives waiting:\n\(lines.joined(separator: "\n"))\nVirtual time moves only when the test moves it: call `await scheduler.advance(by:)`, `advance(to:)` or `run()` before awaiting what virtual time wakes (a task's value, a sleep on virtualClock). Tick does not fail the test for this: it cannot tell a stuck test from one waiting for real work (Docs/AsyncAwait.md, \"A stuck test\")."
+        )
+    }
+
+    // MARK: Virtual sleeps
+
+    /// The virtual sleeps in progress: a list linked through the sleepers
+    /// (under `lock`), so that a stall can wake them all (with an error) and
+    /// the stuck-test report can say what is pending.
+    private var sleepers: Sleeper?
+    private var sleeperCount = 0
+
+    /// Lists `sleeper`; `false` after a stall (the sleep must not start).
+    func addSleeper(_ sleeper: Sleeper) -> Bool {
+        lock.lock()
+        if abandoned {
+            lock.unlock()
+            return false
+        }
+        sleeper.next = sleepers
+        sleepers?.previous = sleeper
+        sleepers = sleeper
+        sleeper.isListed = true
+        sleeperCount += 1
+        let watch = !watched
+        watched = true
+        lock.unlock()
+        if watch { Watchdog.shared.watch(self) }
+        return true
+    }
+
+    /// Unlists `sleeper` (once it is woken or cancelled).
+    func removeSleeper(_ sleeper: Sleeper) {
+        lock.lock()
+        guard sleeper.isListed else {
+            lock.unlock()
+            return
+        }
+        sleeper.isListed = false
+        sleeperCount -= 1
+        if let previous = sleeper.previous { previous.next = sleeper.next } else { sleepers = sleeper.next }
+        sleeper.next?.previous = sleeper.previous
+        let next = sleeper.next
+        sleeper.next = nil
+        sleeper.previous = nil
+        lock.unlock()
+        // The list's reference goes out of the lock.
+        withExtendedLifetime(next) {}
+    }
+
+    /// Takes every listed sleeper out of the list (under `lock`).
+    private func takeSleepersLocked() -> [Sleeper] {
+        var taken: [Sleeper] = []
+        while let sleeper = sleepers {
+            sleepers = sleeper.next
+            sleeper.next = nil
+            sleeper.previous = nil
+            sleeper.isListed = false
+            taken.append(sleeper)
+        }
+        sleeperCount = 0
+        return taken
+    }
+
+    /// Reports a virtual-clock sleep made by a task this driver does not
+    /// drive; `true` if the sleep must throw at once: the task belongs to
+    /// another live TestScheduler (`reportSecondScheduler`). Other escaped
+    /// sleeps are reported once per scheduler, and go ahead.
+    func reportEscapedSleep() -> Bool {
+        if !lock.withLock({ abandoned }), let other = otherDriverOfCurrentContext {
+            reportSecondScheduler(other: other)
+            return true
+        }
         let site = lock.withLock { () -> CallSite?? in
-            if reportedEscape { return .none }
+            // After a stall every task runs outside the driver: the sleep
+            // throws with the stall's report instead (`reportSleepAfterStall`).
+            if reportedEscape || abandoned { return .none }
             reportedEscape = true
             return .some(lastSite)
         }
-        guard case .some(let known) = site else { return }
+        guard case .some(let known) = site else { return false }
         TestFailureReporter.fail(
             "A task slept on TestScheduler.virtualClock while running outside the scheduler's control (it was started before the TestScheduler was created, by a task the scheduler does not drive, on a custom executor, or it was woken by a real clock, a DispatchQueue or I/O). Its wake-ups are not part of the quiescence that async advance/run wait for, so the test races with it. Create the TestScheduler first, in the test, and replace real clocks and queues with the virtual clock and the scheduler (see Docs/AsyncAwait.md).",
             at: known ?? CallSite())
+        return false
     }
 }

@@ -6,6 +6,13 @@ import Glibc
 import Musl
 #endif
 #endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 // Tick's task executor as the process's default executor (Docs/AsyncAwait.md,
 // "How quiescence works", item 2).
@@ -48,6 +55,9 @@ extension JobRouting {
     /// the load-time initializer only (see the top of this file).
     static func installDefaultExecutor() -> Bool {
         #if os(Linux) && compiler(>=6.3)
+        // The switch that keeps the path of the other platforms and
+        // toolchains (Docs/AsyncAwait.md, "Platforms"), for a whole process.
+        if defaultExecutorSwitchedOff { return false }
         // Deadlines go to the runtime's default executor (see
         // `DrivenTaskExecutor.enqueue(_:at:tolerance:clock:)`).
         guard DrivenTaskExecutor.platform != nil, isSingleThreaded() else { return false }
@@ -56,6 +66,18 @@ extension JobRouting {
         #else
         return false
         #endif
+    }
+}
+
+extension JobRouting {
+    /// `TICK_DEFAULT_EXECUTOR=off` in the environment when the process loads
+    /// TickTesting: Tick does not make its executor the default one, and
+    /// drivers run their jobs under their own task executor, as on the
+    /// platforms and toolchains without `_createExecutors` (macOS, iOS,
+    /// Swift before 6.3). CI runs the async suites both ways.
+    static var defaultExecutorSwitchedOff: Bool {
+        guard let value = getenv("TICK_DEFAULT_EXECUTOR") else { return false }
+        return String(cString: value) == "off"
     }
 }
 

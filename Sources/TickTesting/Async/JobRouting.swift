@@ -95,6 +95,19 @@ enum JobRouting {
         /// DefaultExecutor.swift): drivers run their jobs without a task
         /// executor, and `Task.yield()` still comes back to Tick.
         let isDefaultExecutor: Bool
+        /// `TICK_ASYNC_HOOKS=off` was in the environment when the process
+        /// loaded TickTesting: no hook went in (see `installation`).
+        var switchedOff = false
+    }
+
+    /// `TICK_ASYNC_HOOKS=off` in the environment: Tick installs none of its
+    /// Concurrency hooks, for the whole process (Docs/AsyncAwait.md,
+    /// "Platforms"). Every job then runs exactly as without TickTesting;
+    /// the async `advance`/`run` fail with a message naming the switch, and
+    /// the synchronous API works as always.
+    static var hooksSwitchedOff: Bool {
+        guard let value = getenv("TICK_ASYNC_HOOKS") else { return false }
+        return String(cString: value) == "off"
     }
 
     /// Set by `installRuntimeHooksAtLoad` before it installs the hooks (read
@@ -105,6 +118,11 @@ enum JobRouting {
     /// (`installRuntimeHooksAtLoad`), or else at the first read.
     static let installation: Installation = {
         let atLoad = loadInitializerRan.load(ordering: .relaxed)
+        if hooksSwitchedOff {
+            return Installation(
+                previousGlobal: nil, previousMain: nil, isActive: false, atLoad: atLoad, isDefaultExecutor: false,
+                switchedOff: true)
+        }
         guard let handle = dlopen(nil, RTLD_NOW),
             let global = dlsym(handle, "swift_task_enqueueGlobal_hook"),
             let main = dlsym(handle, "swift_task_enqueueMainExecutor_hook"),
@@ -348,6 +366,25 @@ enum JobRouting {
     }
 
     typealias GetCurrentTask = @convention(thin) () -> UnsafeRawPointer?
+    typealias IsCancelled = @convention(thin) (UnsafeRawPointer) -> Bool
+
+    /// `Task.isCancelled`, without its generic `withUnsafeCurrentTask` (asked
+    /// at every step of an async advance).
+    static var currentTaskIsCancelled: Bool {
+        guard let getCurrentTask, let isCancelled else { return Task.isCancelled }
+        guard let task = getCurrentTask() else { return false }
+        return isCancelled(task)
+    }
+
+    /// The runtime's `swift_task_isCancelled` (what `UnsafeCurrentTask`'s
+    /// `isCancelled` calls, exported since Swift 5.5), looked up like the
+    /// hooks.
+    private static let isCancelled: IsCancelled? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_isCancelled") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: IsCancelled.self)
+    }()
 
     /// The runtime's `swift_task_getCurrent` (exported with the Swift calling
     /// convention since Swift 5.5; `withUnsafeCurrentTask` calls it): the

@@ -90,10 +90,25 @@ extension TestScheduler {
         let driver = asyncDriver
         driver.registerCurrentTask()
         driver.noteSite(site)
+        // After a stall the scheduler drives nothing: any use fails at once,
+        // with the stall's message, and runs nothing.
+        if let report = driver.stallReport {
+            TestFailureReporter.fail(
+                "\(described): this TestScheduler stopped driving its async work after a stall, so it no longer advances; nothing was run. The stall: \(report)",
+                at: site)
+            return
+        }
         // Hot observables of the marble API start now, as in the synchronous
         // advance (see HotObservable(deferredOn:) and `willDrive`).
         willDrive()
         guard driver.isActive else {
+            if JobRouting.installation.switchedOff {
+                TestFailureReporter.fail(
+                    "\(described): Tick's Concurrency hooks are switched off for this test process (TICK_ASYNC_HOOKS=off in the environment), so it cannot drive async work: async work is not waited for. Time advanced as with the synchronous call. Unset TICK_ASYNC_HOOKS to drive async work, or use the synchronous advance/run (see Docs/AsyncAwait.md, \"Platforms\").",
+                    at: site)
+                advance(toInstant: target, described: described, site: site)
+                return
+            }
             TestFailureReporter.fail(
                 "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",
                 at: site)
@@ -119,14 +134,27 @@ extension TestScheduler {
         state.isAdvancing = true
         state.stopRequested = false
         let budget = state.budget
-        let limit = target?.offset
+        // The end of time is the synchronous API's (TestScheduler+Advance.swift):
+        // the clock never passes `endOfTime`, so work and sleeps due later
+        // stay pending and never run, and a target past it stops the clock
+        // there.
+        let horizon = Duration(totalAttoseconds: self.horizon)
+        let clockTarget = target.map { min($0.offset, horizon) }
+        let limit: Duration? = clockTarget ?? horizon
         lock.unlock()
 
         var steps = 0
         var exceeded = false
+        var cancelled = false
         var outcome = await driver.quiescence(budget: budget)
         lock.lock()
         while outcome == .quiet && !state.stopRequested {
+            // Cancelling the task that advances stops the advance before its
+            // next step: it returns at once, the clock at the last entry run.
+            if JobRouting.currentTaskIsCancelled {
+                cancelled = true
+                break
+            }
             if steps == budget {
                 exceeded = state.hasRunnable(notAfter: limit)
                 if exceeded { break }
@@ -139,8 +167,8 @@ extension TestScheduler {
             outcome = await driver.quiescence(budget: budget)
             lock.lock()
         }
-        let finished = outcome == .quiet && !exceeded && !state.stopRequested
-        if let limit, finished, limit > state.current { state.current = limit }
+        let finished = outcome == .quiet && !exceeded && !cancelled && !state.stopRequested
+        if let clockTarget, finished, clockTarget > state.current { state.current = clockTarget }
         state.isAdvancing = false
         state.stopRequested = false
         let (pending, now) = (state.pending, state.current)
@@ -160,11 +188,11 @@ extension TestScheduler {
                 at: site)
         case .stalled(let limit):
             TestFailureReporter.fail(
-                "\(described) stopped at \(time): a job of the async work it drives has not finished for \(limit.exactDescription) of real time (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence.",
+                "\(described) stopped at \(time): \(driver.stallReport ?? "a job of the async work it drives has not finished for \(limit.exactDescription) of real time.")",
                 at: site)
         case .abandoned:
             TestFailureReporter.fail(
-                "\(described): this TestScheduler stopped driving its async work after an earlier stall (see the earlier failure); time was advanced without waiting for async work.",
+                "\(described) stopped at \(time): this TestScheduler stopped driving its async work after a stall; nothing more was run. The stall: \(driver.stallReport ?? "see the earlier failure.")",
                 at: site)
         }
     }

@@ -73,9 +73,12 @@ extension TestScheduler {
         nonisolated(nonsending) public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
             try Task.checkCancellation()
             let driver = scheduler.asyncDriver
-            if driver.isActive && !driver.isDrivingCurrentContext { driver.reportEscapedSleep() }
+            if driver.isActive && !driver.isDrivingCurrentContext && driver.reportEscapedSleep() {
+                // A task of another TestScheduler: one scheduler per task.
+                throw CancellationError()
+            }
             guard deadline > scheduler.now else { return }
-            let sleeper = Sleeper()
+            let sleeper = Sleeper(driver: driver, deadline: deadline)
             guard let handlers = CancellationHandlers.runtime else {
                 try await withTaskCancellationHandler {
                     try await withUnsafeThrowingContinuation { continuation in
@@ -127,6 +130,25 @@ final class Sleeper: @unchecked Sendable {
     @exclusivity(unchecked) private var continuation: UnsafeContinuation<Void, any Error>?
     @exclusivity(unchecked) private var entry: ScheduledEntry?
 
+    /// The driver that lists this sleep while it sleeps (see
+    /// `AsyncDriver.addSleeper`). Unowned: the sleeping task holds the clock,
+    /// so the scheduler, so its driver, until the sleep is finished (and the
+    /// driver's list holds this sleeper until then).
+    unowned(unsafe) let driver: AsyncDriver
+    /// When it wakes, and the task that sleeps (for the stuck-test report).
+    let deadline: SchedulerInstant
+    let task: UInt
+    /// The driver's list of sleepers (guarded by the driver's lock).
+    @exclusivity(unchecked) var next: Sleeper?
+    @exclusivity(unchecked) unowned(unsafe) var previous: Sleeper?
+    @exclusivity(unchecked) var isListed = false
+
+    init(driver: AsyncDriver, deadline: SchedulerInstant) {
+        self.driver = driver
+        self.deadline = deadline
+        self.task = JobRouting.currentTaskAddress ?? 0
+    }
+
     /// Schedules the wake-up.
     func start(_ continuation: UnsafeContinuation<Void, any Error>, on scheduler: TestScheduler, until deadline: SchedulerInstant) {
         if state.load(ordering: .acquiring) == State.cancelledEarly {
@@ -135,11 +157,21 @@ final class Sleeper: @unchecked Sendable {
             return
         }
         self.continuation = continuation
+        // After a stall the scheduler drives nothing: a new sleep would never
+        // be woken by an advance that no longer runs (see
+        // `AsyncDriver.addSleeper`); it throws at once instead.
+        guard driver.addSleeper(self) else {
+            state.store(State.finished, ordering: .relaxed)
+            driver.reportSleepAfterStall()
+            continuation.resume(throwing: CancellationError())
+            return
+        }
         entry = scheduler.enqueue(due: deadline) { [self] in wake() }
         let (published, was) = state.compareExchange(
             expected: State.starting, desired: State.sleeping, ordering: .acquiringAndReleasing)
         if published { return }
         state.store(State.finished, ordering: .relaxed)
+        driver.removeSleeper(self)
         if was == State.wokenEarly {
             continuation.resume()
         } else {
@@ -150,11 +182,15 @@ final class Sleeper: @unchecked Sendable {
     }
 
     private func wake() {
-        if finish(orElseMarkStarting: State.wokenEarly) { continuation?.resume() }
+        if finish(orElseMarkStarting: State.wokenEarly) {
+            driver.removeSleeper(self)
+            continuation?.resume()
+        }
     }
 
     func cancel() {
         if finish(orElseMarkStarting: State.cancelledEarly) {
+            driver.removeSleeper(self)
             entry?.dispose()
             continuation?.resume(throwing: CancellationError())
         }

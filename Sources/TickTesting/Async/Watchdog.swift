@@ -33,6 +33,9 @@ final class Watchdog: @unchecked Sendable {
             return drivers.compactMap(\.driver)
         }
         let now = ContinuousClock.now
-        for driver in live { driver.checkStall(now: now) }
+        for driver in live {
+            driver.checkStall(now: now)
+            driver.checkStuck(now: now)
+        }
     }
 }
