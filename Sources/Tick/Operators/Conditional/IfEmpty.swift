@@ -1,5 +1,4 @@
 extension ObservableType {
-
     /// Emits `default` when the source completes without an element, then
     /// completes.
     public func ifEmpty(default: Element) -> Observable<Element> {

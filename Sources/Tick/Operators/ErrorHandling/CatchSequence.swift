@@ -1,5 +1,4 @@
 extension Observable {
-
     /// Subscribes to the first of `sources`; each time the current one fails,
     /// continues with the next one. Completes when one completes; fails with
     /// the last error if all of them failed (completes at once if there are

@@ -1,5 +1,4 @@
 extension ObservableType {
-
     /// Pairs each element with its index, from 0.
     public func enumerated() -> Observable<(index: Int, element: Element)> {
         lift { sink in

@@ -1,5 +1,4 @@
 extension ObservableType {
-
     /// Pairs each element with `object`, held weakly; completes at the first
     /// element that arrives after `object` is gone (as RxSwift).
     public func withUnretained<Object: AnyObject>(_ object: Object) -> Observable<(Object, Element)> {
