@@ -200,11 +200,6 @@ extension ObservableType {
 // subscriptions made at the same moments, and the same trampoline steps.
 // Limits that remain: Docs/Operators.md, "Limits".
 
-/// The sources of a `concat` or `flatMap`/`merge` observable, recorded on it
-/// (`Observable.nesting`).
-@usableFromInline
-class NestedSources {}
-
 /// A `concat`'s sources: each subscription makes its own iterator.
 final class ConcatSources<Element>: NestedSources {
     let makeIterator: () -> AnyIterator<Observable<Element>>
