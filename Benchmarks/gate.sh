@@ -11,6 +11,8 @@
 #   Benchmarks/gate.sh              # build (release), then check every budget
 #   Benchmarks/gate.sh --no-build   # use the existing .build/release binary
 #   Benchmarks/gate.sh delay_operator many_timers   # only these scenarios
+#   TICK_BENCH_BINARY=/tmp/old-tick-benchmarks Benchmarks/gate.sh --no-build
+#                                   # count another build (a saved copy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +35,7 @@ fi
 if [ "$build" = 1 ]; then
     swift build -c release --product tick-benchmarks -Xcc -gdwarf-4
 fi
-binary="$(swift build -c release --show-bin-path)/tick-benchmarks"
+binary="${TICK_BENCH_BINARY:-$(swift build -c release --show-bin-path)/tick-benchmarks}"
 if command -v readelf >/dev/null && readelf --debug-dump=info "$binary" 2>/dev/null | grep -Eq 'Version:[[:space:]]+5$'; then
     echo "gate: $binary has DWARF 5 debug information, which valgrind cannot read here." >&2
     echo "gate: build it with 'swift build -c release --product tick-benchmarks -Xcc -gdwarf-4' (or run the gate without --no-build)." >&2
