@@ -26,6 +26,10 @@ let registry: [Scenario] = [
         return [AsyncScenarios.virtualSleep(n, repetitions: r).line]
     },
     Scenario(name: "floor_async_sleep") { n, r in [AsyncScenarios.floorVirtualSleep(n ?? 1_000, repetitions: r).line] },
+    Scenario(name: "pending_memory") { n, _ in
+        // Memory per pending action, each size in a fresh process (target ≤ 40 bytes).
+        Scenarios.memoryTable(sizes: n.map { [$0] } ?? [10_000, 100_000, 1_000_000])
+    },
     Scenario(name: "scaling") { _, r in
         // Scenario 1 at three sizes; per-action cost growth must stay ≤ 2×.
         let results = [10_000, 100_000, 1_000_000].map {
