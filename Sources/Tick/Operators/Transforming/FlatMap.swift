@@ -343,6 +343,11 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, MergeHost, @unche
             }
             return
         }
+        if case .merge(let limit) = mode, limit == .max, let splice = stagedSplice(of: inner) {
+            // A nested flatMap under `map`s (FlatMap+Stages.swift).
+            CurrentThreadScheduler.trampolined { splice(self) }
+            return
+        }
         let subscription = SingleAssignmentDisposable()
         if case .latest = mode {
             latestInner.disposable = subscription
