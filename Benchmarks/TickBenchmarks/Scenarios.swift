@@ -67,6 +67,22 @@ enum Scenarios {
         }
     }
 
+    /// The radix-heap floor alone (scenario 1's work, see `RadixFloorQueue`).
+    static func radixFloor(_ n: Int, repetitions: Int) -> Measurement {
+        var rng = SeededGenerator(seed: 0x5EED)
+        let frames = (0..<n).map { _ in Int64(Int.random(in: 0..<n, using: &rng)) }
+        return measure(
+            "floor_radix_schedule_advance", operations: n, repetitions: repetitions,
+            setup: { (RadixFloorQueue(), Sink()) }
+        ) { state in
+            let sink = state.1
+            let action = { sink.count &+= 1 }
+            for frame in frames { state.0.schedule(at: frame, action) }
+            state.0.run()
+            precondition(sink.count == frames.count, "every action ran")
+        }
+    }
+
     /// Resident bytes per pending action when `n` actions are scheduled in a
     /// fresh process, counted from before the scheduler (or the floor's
     /// queue) exists, so its set-up (the scheduler object, its lock, the radix
