@@ -47,10 +47,11 @@ trap 'rm -rf "$work"' EXIT
 tolerance=10   # percent over budget that still passes
 failed=0
 floor_per_op=""
-printf '%-28s %9s %12s %10s %8s  %s\n' scenario size "instr/op" budget ratio result
+radix_floor_per_op=""
+printf '%-28s %9s %12s %10s %12s  %s\n' scenario size "instr/op" budget ratio result
 while read -r name size budget _; do
     case "$name" in ''|'#'*) continue ;; esac
-    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]] && [ "$name" != floor_schedule_advance ]; then
+    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]] && [ "$name" != floor_schedule_advance ] && [ "$name" != floor_radix_schedule_advance ]; then
         continue
     fi
     out="$work/$name.callgrind"
@@ -92,8 +93,14 @@ while read -r name size budget _; do
     ratio="-"
     if [ "$name" = floor_schedule_advance ]; then
         floor_per_op=$per_op
+    elif [ "$name" = floor_radix_schedule_advance ]; then
+        radix_floor_per_op=$per_op
     elif [ "$name" = scheduler_schedule_advance ] && [ -n "$floor_per_op" ]; then
+        # The ratio to the 4-ary floor, and to the radix floor when counted.
         ratio=$(awk -v a="$per_op" -v b="$floor_per_op" 'BEGIN { printf "%.2fx", a / b }')
+        if [ -n "$radix_floor_per_op" ]; then
+            ratio="$ratio/$(awk -v a="$per_op" -v b="$radix_floor_per_op" 'BEGIN { printf "%.2fx", a / b }')"
+        fi
     fi
     if [ "$per_op" -gt "$limit" ]; then
         result="FAIL (over budget by $(( (per_op - budget) * 100 / budget ))%, limit $limit)"
@@ -101,7 +108,7 @@ while read -r name size budget _; do
     else
         result="ok"
     fi
-    printf '%-28s %9s %12s %10s %8s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
+    printf '%-28s %9s %12s %10s %12s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
 done < Benchmarks/budgets.txt
 
 if [ "$failed" != 0 ]; then
