@@ -12,9 +12,12 @@
 # Each round, for each configuration, builds a fresh copy of Tick (this
 # checkout's committed HEAD, `git archive`) and a fresh copy of RxSwift, one
 # after the other, alternating which goes first, so that both see the same
-# load: `swift build -c CONFIG --target TickTesting` (Tick and TickTesting,
-# and the one C target TickTesting needs) against `swift build -c CONFIG
-# --target RxTest` (RxSwift and RxTest). It prints wall and CPU time (user +
+# load. Each is built as a user's project builds it: a client package with
+# one empty target that depends on the products Tick and TickTesting (Tick,
+# TickTesting and the one C target it needs), against one that depends on
+# RxSwift and RxTest. (Built in Tick's own folder, `--target TickTesting`
+# would also build the doc-test generator that Tick's DocTests plugin needs,
+# which no user of the package builds.) It prints wall and CPU time (user +
 # system, every compiler process) of each build and, per configuration, the
 # ratio of the sums: Tick / RxSwift. On a machine that other work shares,
 # compare CPU times; wall times include the time a build waited for a core.
@@ -47,8 +50,9 @@ trap 'rm -rf "$scratch"' EXIT
 
 # A fresh copy of each package (sources only, no .build).
 fresh_tick() {
-    rm -rf "$scratch/tick" && mkdir -p "$scratch/tick"
+    rm -rf "$scratch/tick" "$scratch/tick-client" && mkdir -p "$scratch/tick"
     git archive HEAD | tar -x -C "$scratch/tick"
+    make_client tick-client tick Tick TickTesting
 }
 fresh_peer() {
     rm -rf "$scratch/peer" && mkdir -p "$scratch/peer"
@@ -57,14 +61,38 @@ fresh_peer() {
     else
         git --git-dir="$peer" archive HEAD | tar -x -C "$scratch/peer"
     fi
+    rm -rf "$scratch/peer-client"
+    make_client peer-client peer RxSwift RxTest
+}
+# A client package in $scratch/$1 of the package in $scratch/$2, using the
+# products $3 and $4 (an empty target that imports both).
+make_client() {
+    local dir="$scratch/$1" package="$2" first="$3" second="$4"
+    mkdir -p "$dir/Sources/Client"
+    cat >"$dir/Package.swift" <<MANIFEST
+// swift-tools-version: 5.9
+import PackageDescription
+let package = Package(
+    name: "Client",
+    platforms: [.macOS("15.0"), .iOS("18.0")],
+    dependencies: [.package(path: "../$package")],
+    targets: [
+        .target(name: "Client", dependencies: [
+            .product(name: "$first", package: "$package"), .product(name: "$second", package: "$package"),
+        ])
+    ]
+)
+MANIFEST
+    printf 'import %s\nimport %s\n' "$first" "$second" >"$dir/Sources/Client/Client.swift"
 }
 
-# Builds one package in $1 with configuration $2 and target $3; prints
+# Builds the client package in $1 with configuration $2 ($3 names it in
+# messages); prints
 # "wall cpu" (GNU time: the build's wall time, and the user + system time of
 # swift build and every compiler process it waited for).
 timed_build() {
     local dir="$1" config="$2" target="$3" log="$scratch/build.log"
-    if ! (cd "$dir" && /usr/bin/time -f '%e %U %S' -o "$scratch/time" swift build -c "$config" --target "$target" >"$log" 2>&1); then
+    if ! (cd "$dir" && /usr/bin/time -f '%e %U %S' -o "$scratch/time" swift build -c "$config" >"$log" 2>&1); then
         echo "build-time: the $config build of $target failed:" >&2
         tail -20 "$log" >&2
         exit 1
@@ -86,13 +114,13 @@ for config in "${configs[@]}"; do
         for which in "${order[@]}"; do
             if [ "$which" = tick ]; then
                 fresh_tick
-                read -r wall cpu < <(timed_build "$scratch/tick" "$config" TickTesting)
+                read -r wall cpu < <(timed_build "$scratch/tick-client" "$config" TickTesting)
                 tick_wall=$(awk -v a="$tick_wall" -v b="$wall" 'BEGIN { print a + b }')
                 tick_cpu=$(awk -v a="$tick_cpu" -v b="$cpu" 'BEGIN { print a + b }')
                 printf '%-8s round %d  Tick + TickTesting  %7.1f s wall %7.1f s cpu  (load %s)\n' "$config" "$round" "$wall" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)"
             else
                 fresh_peer
-                read -r wall cpu < <(timed_build "$scratch/peer" "$config" RxTest)
+                read -r wall cpu < <(timed_build "$scratch/peer-client" "$config" RxTest)
                 peer_wall=$(awk -v a="$peer_wall" -v b="$wall" 'BEGIN { print a + b }')
                 peer_cpu=$(awk -v a="$peer_cpu" -v b="$cpu" 'BEGIN { print a + b }')
                 printf '%-8s round %d  RxSwift + RxTest    %7.1f s wall %7.1f s cpu  (load %s)\n' "$config" "$round" "$wall" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)"
