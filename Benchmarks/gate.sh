@@ -11,6 +11,8 @@
 #   Benchmarks/gate.sh              # build (release), then check every budget
 #   Benchmarks/gate.sh --no-build   # use the existing .build/release binary
 #   Benchmarks/gate.sh delay_operator many_timers   # only these scenarios
+#   TICK_BENCH_BINARY=/tmp/old-tick-benchmarks Benchmarks/gate.sh --no-build
+#                                   # count another build (a saved copy)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +35,7 @@ fi
 if [ "$build" = 1 ]; then
     swift build -c release --product tick-benchmarks -Xcc -gdwarf-4
 fi
-binary="$(swift build -c release --show-bin-path)/tick-benchmarks"
+binary="${TICK_BENCH_BINARY:-$(swift build -c release --show-bin-path)/tick-benchmarks}"
 if command -v readelf >/dev/null && readelf --debug-dump=info "$binary" 2>/dev/null | grep -Eq 'Version:[[:space:]]+5$'; then
     echo "gate: $binary has DWARF 5 debug information, which valgrind cannot read here." >&2
     echo "gate: build it with 'swift build -c release --product tick-benchmarks -Xcc -gdwarf-4' (or run the gate without --no-build)." >&2
@@ -45,10 +47,11 @@ trap 'rm -rf "$work"' EXIT
 tolerance=10   # percent over budget that still passes
 failed=0
 floor_per_op=""
-printf '%-28s %9s %12s %10s %8s  %s\n' scenario size "instr/op" budget ratio result
+radix_floor_per_op=""
+printf '%-28s %9s %12s %10s %12s  %s\n' scenario size "instr/op" budget ratio result
 while read -r name size budget _; do
     case "$name" in ''|'#'*) continue ;; esac
-    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]] && [ "$name" != floor_schedule_advance ]; then
+    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]] && [ "$name" != floor_schedule_advance ] && [ "$name" != floor_radix_schedule_advance ]; then
         continue
     fi
     out="$work/$name.callgrind"
@@ -90,8 +93,14 @@ while read -r name size budget _; do
     ratio="-"
     if [ "$name" = floor_schedule_advance ]; then
         floor_per_op=$per_op
+    elif [ "$name" = floor_radix_schedule_advance ]; then
+        radix_floor_per_op=$per_op
     elif [ "$name" = scheduler_schedule_advance ] && [ -n "$floor_per_op" ]; then
+        # The ratio to the 4-ary floor, and to the radix floor when counted.
         ratio=$(awk -v a="$per_op" -v b="$floor_per_op" 'BEGIN { printf "%.2fx", a / b }')
+        if [ -n "$radix_floor_per_op" ]; then
+            ratio="$ratio/$(awk -v a="$per_op" -v b="$radix_floor_per_op" 'BEGIN { printf "%.2fx", a / b }')"
+        fi
     fi
     if [ "$per_op" -gt "$limit" ]; then
         result="FAIL (over budget by $(( (per_op - budget) * 100 / budget ))%, limit $limit)"
@@ -99,7 +108,7 @@ while read -r name size budget _; do
     else
         result="ok"
     fi
-    printf '%-28s %9s %12s %10s %8s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
+    printf '%-28s %9s %12s %10s %12s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
 done < Benchmarks/budgets.txt
 
 if [ "$failed" != 0 ]; then

@@ -159,6 +159,19 @@ func residentBytes() -> Int? {
     return procStatus("VmRSS:")
 }
 
+/// The process's anonymous resident memory in bytes (Linux: `RssAnon`, the
+/// heap and anonymous mappings, without the pages of code and other files),
+/// after returning freed memory to the system as ``residentBytes()`` does.
+func anonymousResidentBytes() -> Int? {
+    #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let symbol = dlsym(nil, "malloc_trim") {
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+    #endif
+    return procStatus("RssAnon:")
+}
+
 /// The process's peak resident set size in bytes, where the platform says.
 func peakResidentBytes() -> Int? {
     #if canImport(Glibc)

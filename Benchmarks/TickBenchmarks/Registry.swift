@@ -10,6 +10,9 @@ let registry: [Scenario] = [
         [Scenarios.schedulerScheduleAdvance(n ?? 1_000_000, repetitions: r).line]
     },
     Scenario(name: "floor_schedule_advance") { n, r in [Scenarios.floor(n ?? 1_000_000, repetitions: r).line] },
+    Scenario(name: "floor_radix_schedule_advance") { n, r in
+        [Scenarios.radixFloor(n ?? 1_000_000, repetitions: r).line]
+    },
     Scenario(name: "hot_map_filter_scan") { n, r in [Scenarios.hotMapFilterScan(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "subject_fanout") { n, r in [Scenarios.subjectFanout(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "delay_operator") { n, r in [Scenarios.delayOperator(n ?? 100_000, repetitions: r).line] },
@@ -30,6 +33,12 @@ let registry: [Scenario] = [
         return [result.line + " (one op = one run; target ≥ 10,000 runs/s)"]
     },
     Scenario(name: "floor_async_sleep") { n, r in [AsyncScenarios.floorVirtualSleep(n ?? 1_000, repetitions: r).line] },
+    Scenario(name: "marble_print") { n, r in [MarbleScenarios.print(n ?? 1_000_000, repetitions: r).line] },
+    Scenario(name: "marble_diff") { n, r in [MarbleScenarios.diff(n ?? 1_000_000, repetitions: r).line] },
+    Scenario(name: "pending_memory") { n, _ in
+        // Memory per pending action, each size in a fresh process (target ≤ 40 bytes).
+        Scenarios.memoryTable(sizes: n.map { [$0] } ?? [10_000, 100_000, 1_000_000])
+    },
     Scenario(name: "scaling") { _, r in
         // Scenario 1 at three sizes; per-action cost growth must stay ≤ 2×.
         let results = [10_000, 100_000, 1_000_000].map {

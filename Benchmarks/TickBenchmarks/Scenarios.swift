@@ -67,26 +67,54 @@ enum Scenarios {
         }
     }
 
+    /// The radix-heap floor alone (scenario 1's work, see `RadixFloorQueue`).
+    static func radixFloor(_ n: Int, repetitions: Int) -> Measurement {
+        var rng = SeededGenerator(seed: 0x5EED)
+        let frames = (0..<n).map { _ in Int64(Int.random(in: 0..<n, using: &rng)) }
+        return measure(
+            "floor_radix_schedule_advance", operations: n, repetitions: repetitions,
+            setup: { (RadixFloorQueue(), Sink()) }
+        ) { state in
+            let sink = state.1
+            let action = { sink.count &+= 1 }
+            for frame in frames { state.0.schedule(at: frame, action) }
+            state.0.run()
+            precondition(sink.count == frames.count, "every action ran")
+        }
+    }
+
     /// Resident bytes per pending action when `n` actions are scheduled in a
-    /// fresh process: `capturing` actions own a closure context, `plain` ones
-    /// capture nothing (so the figure is the scheduler's own memory).
+    /// fresh process, counted from before the scheduler (or the floor's
+    /// queue) exists, so its set-up (the scheduler object, its lock, the radix
+    /// heap's table and slabs) is part of the figure: `capturing` actions own
+    /// a closure context, `plain` ones capture nothing (so the figure is the
+    /// scheduler's own memory). The reading is the process's *anonymous*
+    /// resident memory (`RssAnon`: heap and mappings, where every byte the
+    /// scheduler allocates lives), not its code pages: the first call of a
+    /// function maps a page of the executable, which is shared, read-only and
+    /// paid once per process, not per action (`VmRSS` counts them; at 10k
+    /// they were about 40 bytes an action of the figure).
     static func pendingMemory(kind: String, _ n: Int) -> Double? {
+        // `plain-vmrss`: `plain` counted with VmRSS (code pages included), for comparison.
+        let vmRSS = kind.hasSuffix("-vmrss")
+        let reading: () -> Int? = { vmRSS ? residentBytes() : anonymousResidentBytes() }
+        let kind = vmRSS ? String(kind.dropLast(6)) : kind
         // Nothing large is allocated before the first reading, so nothing
         // resident can be reused by the scheduler and hide its memory.
         var rng = SeededGenerator(seed: 0x5EED)
         let sink = Sink()
         if kind == "floor" {
+            guard let before = reading() else { return nil }
             var queue = FloorQueue()
-            guard let before = residentBytes() else { return nil }
             for _ in 0..<n {
                 queue.schedule(at: Int64(Int.random(in: 0..<n, using: &rng))) { sink.count &+= 1 }
             }
-            guard let after = residentBytes() else { return nil }
+            guard let after = reading() else { return nil }
             queue.run()
             return Double(after - before) / Double(n)
         }
+        guard let before = reading() else { return nil }
         let scheduler = TestScheduler(stepBudget: .max)
-        guard let before = residentBytes() else { return nil }
         for _ in 0..<n {
             let time = TestTime(Int.random(in: 0..<n, using: &rng))
             if kind == "plain" {
@@ -95,9 +123,27 @@ enum Scenarios {
                 scheduler.scheduleAt(time) { sink.count &+= 1 }
             }
         }
-        guard let after = residentBytes() else { return nil }
+        guard let after = reading() else { return nil }
         scheduler.run()
         return Double(after - before) / Double(n)
+    }
+
+    /// Memory per pending action at 10k, 100k and 1M (each in a fresh
+    /// process, counted from before the scheduler exists; see
+    /// ``pendingMemory(kind:_:)``): Tick's own (actions that capture nothing),
+    /// with capturing actions, and the floor's.
+    static func memoryTable(sizes: [Int]) -> [String] {
+        sizes.map { n in
+            let own = memoryProbe("plain", n)
+            let capturing = memoryProbe("capturing", n)
+            let floor = memoryProbe("floor", n)
+            let vmRSS = memoryProbe("plain-vmrss", n)
+            func text(_ value: Double?) -> String { value.map { format($0, 1) } ?? "unavailable" }
+            let verdict = own.map { $0 <= 40 ? "ok" : "over" } ?? "?"
+            return "memory/\(n): \(text(own)) bytes/pending action, the scheduler's own (target ≤ 40: \(verdict)); "
+                + "\(text(capturing)) with capturing actions; floor \(text(floor)); "
+                + "the scheduler's own counted with VmRSS (code pages too) \(text(vmRSS))"
+        }
     }
 
     /// 2. A hot test observable of N `next` events at increasing times through

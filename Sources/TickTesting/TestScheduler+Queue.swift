@@ -130,6 +130,10 @@ extension TestScheduler {
             }
             packed.count = 0
             packed.heapLimit = 0
+            // The heap's block (32 KiB at 1,024 entries) is not needed while
+            // the radix heap holds the entries; it grows again from 16 when
+            // they are all gone.
+            packed.releaseBlock()
         }
 
         /// Moves every packed entry to `wide` (with its full sequence number),
@@ -314,6 +318,12 @@ extension TestScheduler {
             let newCapacity = max(16, capacity &* 2)
             base = PackedStorage.reallocate(UnsafeMutableRawPointer(base), capacity: newCapacity)
             capacity = newCapacity
+        }
+
+        /// Gives the block of the heap, now empty, back to `malloc`.
+        func releaseBlock() {
+            base = PackedStorage.reallocate(UnsafeMutableRawPointer(base), capacity: 0)
+            capacity = 0
         }
 
         private static func reallocate(_ block: UnsafeMutableRawPointer?, capacity: Int) -> UnsafeMutablePointer<WorkQueue.Entry> {

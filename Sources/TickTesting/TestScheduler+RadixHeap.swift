@@ -46,10 +46,11 @@ extension TestScheduler {
     struct RadixHeap {
         typealias Entry = WorkQueue.Entry
 
+        /// One pointer: the newest chunk (nil: the bucket is empty). The
+        /// entries a bucket holds are counted in its chunks' headers only, so
+        /// the table is 32 KiB (4,096 buckets), not 64.
         struct Bucket {
-            /// The newest chunk (nil: the bucket is empty).
             var head: UnsafeMutableRawPointer?
-            var count: Int
         }
 
         /// A chunk starts with this header, then its entries.
@@ -162,7 +163,7 @@ extension TestScheduler {
             let bucket = buckets + b
             var chunk = bucket.pointee.head
             if chunk == nil || RadixHeap.header(chunk.unsafelyUnwrapped).pointee.count == RadixHeap.chunkCapacity {
-                if bucket.pointee.count == 0 { markFilled(b) }
+                if chunk == nil { markFilled(b) }
                 let fresh = takeChunk()
                 RadixHeap.header(fresh).pointee = ChunkHeader(next: chunk, count: 0)
                 bucket.pointee.head = fresh
@@ -171,7 +172,6 @@ extension TestScheduler {
             let header = RadixHeap.header(chunk.unsafelyUnwrapped)
             let index = header.pointee.count
             header.pointee.count = index &+ 1
-            bucket.pointee.count &+= 1
             return RadixHeap.entries(chunk.unsafelyUnwrapped) + index
         }
 
@@ -214,10 +214,9 @@ extension TestScheduler {
                 bucket.pointee.head = header.pointee.next
                 recycle(head)
             }
-            bucket.pointee.count &-= 1
             count &-= 1
             base = top.key
-            if bucket.pointee.count > 0 {
+            if bucket.pointee.head != nil {
                 redistribute(b)
             } else {
                 markEmpty(b)
@@ -234,7 +233,6 @@ extension TestScheduler {
             let emptied = buckets + b
             var chunk = emptied.pointee.head
             emptied.pointee.head = nil
-            emptied.pointee.count = 0
             markEmpty(b)
             while let current = chunk {
                 let header = RadixHeap.header(current)
@@ -282,12 +280,11 @@ extension TestScheduler {
                 markEmpty(b)
                 let bucket = buckets + b
                 var chunk = bucket.pointee.head
-                count &-= bucket.pointee.count
                 bucket.pointee.head = nil
-                bucket.pointee.count = 0
                 while let current = chunk {
                     let header = RadixHeap.header(current)
                     let entries = RadixHeap.entries(current)
+                    count &-= header.pointee.count
                     for index in 0..<header.pointee.count { body((entries + index).move()) }
                     chunk = header.pointee.next
                     recycle(current)

@@ -71,8 +71,8 @@ class ElementStages {
         }
     }
 
-    /// Subscribes `observer` to the whole chain with one sink.
-    final func subscribeFused<Output>(_ observer: AnyObserver<Output>) -> any Disposable {
+    /// The stages of the chain, first (the one over the source) to last (this one).
+    final func inOrder() -> [ElementStages] {
         var chain: [ElementStages] = []
         chain.reserveCapacity(depth)
         var node: ElementStages? = self
@@ -81,6 +81,24 @@ class ElementStages {
             node = current.previous
         }
         chain.reverse()
+        return chain
+    }
+
+    /// The first stage of the chain (the one over the source).
+    final var firstStage: ElementStages {
+        var node = self
+        while let previous = node.previous { node = previous }
+        return node
+    }
+
+    /// On the first stage: when the source is a `flatMap` that a merging sink
+    /// can take over, the splice that does so with `list` (this chain and the
+    /// stages after it) applied to every inner sequence (FlatMap+Stages.swift).
+    func spliceOfSource<Output>(then list: StageList) -> ((any MergeHost<Output>) -> Void)? { nil }
+
+    /// Subscribes `observer` to the whole chain with one sink.
+    final func subscribeFused<Output>(_ observer: AnyObserver<Output>) -> any Disposable {
+        let chain = inOrder()
         let sink = FusedStagesSink(downstream: observer, stages: chain)
         if let subscription = chain.first?.subscribeSource(sink.on) { sink.setUpstream(subscription) }
         return sink
@@ -98,6 +116,10 @@ class TypedStage<Input>: ElementStages {
     init(over source: Observable<Input>) {
         self.source = source.stages == nil ? source : nil
         super.init(previous: source.stages)
+    }
+
+    override final func spliceOfSource<Output>(then list: StageList) -> ((any MergeHost<Output>) -> Void)? {
+        source.flatMap { mergeSplice(of: $0, then: list) }
     }
 
     override final func subscribeSource(_ handler: @escaping (Event<Any>) -> Void) -> (any Disposable)? {

@@ -492,3 +492,10 @@ struct ClosureSlots<Element>: ~Copyable {
 // ConcurrencyAPIShapeTests). An element that is not Sendable must not be
 // shared by the recipe itself (`just(sharedObject)`) across threads.
 extension Observable: @unchecked Sendable {}
+
+/// What an observable records for a subscriber that may take it over
+/// (`Observable.nesting`): the sources of a nested `concat` or
+/// `flatMap`/`merge` (FlatMap.swift), or a source a closure subscription runs
+/// itself (DirectSource.swift).
+@usableFromInline
+class NestedSources {}

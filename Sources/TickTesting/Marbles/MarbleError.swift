@@ -194,6 +194,18 @@ enum MarbleText {
         characters.reduce(0) { $0 + width(of: $1) }
     }
 
+    /// Whether `text` is ASCII without carriage returns: then each byte is
+    /// one `Character` of one column ("\r\n" would be one `Character` of two
+    /// bytes).
+    static func isPlainASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    }
+
+    /// `text.count`, without walking the characters of plain ASCII text.
+    static func count(_ text: String) -> Int {
+        isPlainASCII(text) ? text.utf8.count : text.count
+    }
+
     /// `Array(text)`, faster for ASCII text (no grapheme breaking needed,
     /// except for "\r\n", which is one `Character`).
     static func characters(of text: String) -> [Character] {

@@ -182,17 +182,34 @@ func onEightMiBStack(_ body: @escaping @Sendable () -> Void) {
         #expect(merges.withLock { $0 } == (-1..<10_000).reversed().map { .next($0) } + [.completed])
     }
 
-    /// Taking over a nested `concat`/`flatMap`/`merge` changes nothing a
-    /// user can see: the same events, subscriptions and disposals, in the
-    /// same order, as the same structure with an operator (`map`) between
-    /// the levels, which keeps one sink per level.
+    /// How the levels of a nested structure are joined.
+    enum Joint: CaseIterable {
+        /// Directly: nested operators take each other over.
+        case direct
+        /// With a `map` between: a nested `flatMap` is taken over with the
+        /// `map` kept as a stage (FlatMap+Stages.swift).
+        case map
+        /// With a `filter` between, which nothing takes over: one sink per
+        /// level, the reference.
+        case filter
+    }
+
+    /// Taking over a nested `concat`/`flatMap`/`merge`, directly or through
+    /// `map`s, changes nothing a user can see: the same events,
+    /// subscriptions and disposals, in the same order, as the same structure
+    /// with an operator (`filter`) between the levels, which keeps one sink
+    /// per level.
     @Test(arguments: 0..<9)
     func nestedOperatorsBehaveAsWhenSeparated(structure: Int) {
-        func run(separated: Bool) -> [String] {
+        func run(_ joint: Joint) -> [String] {
             let log = Locked<[String]>([])
             let subject = PublishSubject<Int>()
             func wrap(_ observable: Observable<Int>) -> Observable<Int> {
-                separated ? observable.map { $0 } : observable
+                switch joint {
+                case .direct: observable
+                case .map: observable.map { $0 }
+                case .filter: observable.filter { _ in true }
+                }
             }
             func leaf(_ name: String, _ source: Observable<Int>) -> Observable<Int> {
                 source.do(
@@ -266,9 +283,59 @@ func onEightMiBStack(_ body: @escaping @Sendable () -> Void) {
             subscription.dispose()
             return log.withLock { $0 }
         }
-        let separated = run(separated: true)
+        let separated = run(.filter)
         #expect(separated.contains { $0.hasPrefix("observer") })
-        #expect(run(separated: false) == separated)
+        #expect(run(.direct) == separated)
+        #expect(run(.map) == separated)
+    }
+
+    /// Issue 25: `flatMap`s nested 10,000 deep with a `map` at each level
+    /// (`nest(n) = just(n).flatMap { _ in nest(n - 1) }.map { $0 + 1 }`), on
+    /// an 8 MiB stack in a debug build. With a map sink and a merge sink per
+    /// level (before FlatMap+Stages.swift) an element recursed through both
+    /// at every level: `nest` below overflowed the 8 MiB stack at 2,300
+    /// levels in a debug build (2,200 passed; the same code as a scratch
+    /// executable against the commit before, 2026-11-26).
+    @Test func tenThousandNestedFlatMapsWithAMapAtEachLevelWork() {
+        let plain = Locked<[Event<Int>]>([])
+        let mixed = Locked<[Event<String>]>([])
+        onEightMiBStack {
+            func nest(_ n: Int) -> Observable<Int> {
+                n == 0 ? .from([0, 1, 2]) : Observable.just(n).flatMap { _ in nest(n - 1) }.map { $0 + 1 }
+            }
+            // Stages of other kinds and types between the levels, dropping an element.
+            func mixedNest(_ n: Int) -> Observable<String> {
+                n == 0
+                    ? .from(["0", "x", "1"])
+                    : Observable.just(n).flatMap { _ in mixedNest(n - 1) }
+                        .compactMap { Int($0) }.map { String($0 + 1) }
+            }
+            nest(10_000).subscribe { event in plain.withLock { $0.append(event) } }.dispose()
+            mixedNest(10_000).subscribe { event in mixed.withLock { $0.append(event) } }.dispose()
+        }
+        #expect(plain.withLock { $0 } == [.next(10_000), .next(10_001), .next(10_002), .completed])
+        #expect(mixed.withLock { $0 } == [.next("10000"), .next("10001"), .completed])
+    }
+
+    /// An error thrown by a `map` kept as a stage ends the whole nest, as it
+    /// would through a sink per level; so does an error of the innermost
+    /// sequence, and disposing stops delivery in the middle of the stages.
+    @Test func aStageOfANestedFlatMapThatThrowsEndsTheNest() {
+        let scheduler = TestScheduler()
+        for joint in [Joint.map, .filter] {
+            func nest(_ n: Int) -> Observable<Int> {
+                guard n > 0 else { return .from([0, 1, 2]) }
+                let inner = Observable.just(n).flatMap { _ in nest(n - 1) }
+                let mapped = inner.map { value -> Int in
+                    if n == 3, value == 3 + 1 { throw TestError(n) }
+                    return value + 1
+                }
+                return joint == .map ? mapped : mapped.filter { _ in true }
+            }
+            let observer = scheduler.createObserver(Int.self)
+            nest(5).subscribe(observer).dispose()
+            #expect(observer.events == [.next(0, 5), .next(0, 6), .error(0, TestError(3))], "\(joint)")
+        }
     }
 
     /// The depth nested `flatMap`/`concat` with another operator between

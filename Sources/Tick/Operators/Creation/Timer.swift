@@ -47,3 +47,71 @@ final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sen
         forwardCompleted()
     }
 }
+
+/// `Observable.timer`'s source: its parameters, the usual subscription (a
+/// ``TimerSink``) and the direct one.
+@usableFromInline
+final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element> {
+    @usableFromInline let dueTime: Duration
+    @usableFromInline let period: Duration?
+    @usableFromInline let scheduler: any Scheduler
+    /// Makes the direct subscription's scheduled action for a sink (periodic
+    /// or not). A closure with no captures, written where `timer` is
+    /// specialized, so that the actions it makes capture only the sink (no
+    /// allocation for the closure) and call specialized code;
+    /// `subscribeDirect`, reached through the class's vtable, is not
+    /// specialized.
+    @usableFromInline let makeAction: (ClosureSink<Element>, _ periodic: Bool) -> () -> Void
+
+    @inlinable
+    init(
+        dueTime: Duration, period: Duration?, scheduler: any Scheduler,
+        makeAction: @escaping (ClosureSink<Element>, _ periodic: Bool) -> () -> Void
+    ) {
+        self.dueTime = dueTime
+        self.period = period
+        self.scheduler = scheduler
+        self.makeAction = makeAction
+        super.init()
+    }
+
+    /// The usual subscription: a ``TimerSink`` forwarding to `observer`.
+    @inlinable
+    func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
+        let sink = TimerSink(downstream: observer)
+        if let period {
+            sink.setUpstream(scheduler.schedulePeriodic(after: dueTime, period: period) { sink.tick() })
+        } else {
+            sink.setUpstream(scheduler.schedule(after: dueTime) { sink.fireOnce() })
+        }
+        return sink
+    }
+
+    /// The direct subscription: the same scheduling, the action delivering
+    /// into `sink` (`ClosureSink.deliverOnce`, or ``TimerTicks``).
+    override func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable {
+        if let period {
+            return scheduler.schedulePeriodic(after: dueTime, period: period, makeAction(sink, true))
+        }
+        return scheduler.schedule(after: dueTime, makeAction(sink, false))
+    }
+}
+
+/// A directly subscribed periodic timer's action: `0`, `1`, `2`, … into a
+/// closure subscription, as ``TimerSink/tick()`` forwards them.
+@usableFromInline
+final class TimerTicks<Element: FixedWidthInteger> {
+    @usableFromInline let sink: ClosureSink<Element>
+    /// Touched only by the scheduler's actions, one at a time.
+    @usableFromInline @exclusivity(unchecked) var count: Element = 0
+
+    @inlinable
+    init(_ sink: ClosureSink<Element>) { self.sink = sink }
+
+    @inlinable
+    func tick() {
+        let value = count
+        count &+= 1
+        sink.on(.next(value))
+    }
+}

@@ -200,11 +200,6 @@ extension ObservableType {
 // subscriptions made at the same moments, and the same trampoline steps.
 // Limits that remain: Docs/Operators.md, "Limits".
 
-/// The sources of a `concat` or `flatMap`/`merge` observable, recorded on it
-/// (`Observable.nesting`).
-@usableFromInline
-class NestedSources {}
-
 /// A `concat`'s sources: each subscription makes its own iterator.
 final class ConcatSources<Element>: NestedSources {
     let makeIterator: () -> AnyIterator<Observable<Element>>
@@ -346,6 +341,11 @@ final class MergeSink<Input, Output>: SerializingSink<Output>, MergeHost, @unche
             case .outer(let splice): CurrentThreadScheduler.trampolined { splice(self) }
             case .inners(let sources): CurrentThreadScheduler.trampolined { spliceInners(sources) }
             }
+            return
+        }
+        if case .merge(let limit) = mode, limit == .max, let splice = stagedSplice(of: inner) {
+            // A nested flatMap under `map`s (FlatMap+Stages.swift).
+            CurrentThreadScheduler.trampolined { splice(self) }
             return
         }
         let subscription = SingleAssignmentDisposable()
