@@ -32,6 +32,9 @@ final class PendingWorkLog: @unchecked Sendable {
     /// Whether it was made inside a test (Swift Testing or XCTest).
     let madeInTest: Bool
     private let everDriven = Atomic<Bool>(false)
+    /// Set by a runner that makes and drives the scheduler itself (a
+    /// property check's run): the hint is the runner's business, not the test's.
+    let isSilenced = Atomic<Bool>(false)
     /// How many items were scheduled from outside the scheduler's actions
     /// since it was last driven (an atomic add per such item).
     private let undriven = Atomic<Int>(0)
@@ -108,7 +111,7 @@ extension TestScheduler {
 
     /// Called as the scheduler goes away: the hint, if the rule says so.
     func hintAboutUndrivenWork() {
-        guard pendingWork.madeInTest, let work = pendingWork.undrivenWork else { return }
+        guard pendingWork.madeInTest, !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork else { return }
         let when = work.everDriven ? "after it was last advanced (now \(clock))" : "and it was never advanced"
         let earliest = work.firstDue.map { ", the first due at \(testTime(for: SchedulerInstant(offset: $0)))" } ?? ""
         let pending = pendingCount

@@ -103,3 +103,29 @@ import Tick
         #expect(given.withLock { $0 } == 0)
     }
 }
+
+/// A property check makes one scheduler per run and may stop a run before its
+/// inputs are driven: those schedulers never give the hint (the runner owns
+/// them). Without the silencing, each such run gave one.
+@Suite struct PropertyRunPendingWorkHintTests {
+    @Test func runsThatNeverAdvanceGiveNoHint() {
+        let hints = Locked<Int>(0)
+        var runs = 0
+        PendingWorkLog.$hintHandler.withValue({ _, _ in hints.withLock { $0 += 1 } }) {
+            forAllTimelines(runs: 20, seed: 7) { run in
+                runs += 1
+                // A timer scheduled, never advanced: the body checks at once.
+                _ = Observable<Int>.timer(.milliseconds(5), scheduler: run.scheduler).subscribe(onNext: { _ in })
+                return true
+            }
+        }
+        #expect(runs == 20)
+        #expect(hints.withLock { $0 } == 0)
+        // The same scheduling on a test's own scheduler does give one.
+        PendingWorkLog.$hintHandler.withValue({ _, _ in hints.withLock { $0 += 1 } }) {
+            let scheduler = TestScheduler()
+            _ = Observable<Int>.timer(.milliseconds(5), scheduler: scheduler).subscribe(onNext: { _ in })
+        }
+        #expect(hints.withLock { $0 } == 1)
+    }
+}
