@@ -9,7 +9,8 @@
 # Each page's test blocks go, in page order, into one file of their own,
 # `Tests/PasteCheckTests/<page>.swift`, exactly as written (their `import`
 # lines first): so a test-shaped example must paste on its own, with nothing
-# from the rest of its page but the other test blocks. Top-level code that is
+# from the rest of its page but the other test blocks (and its `file-scope`
+# blocks, declarations such as an @Observable class). Top-level code that is
 # not a declaration, a name declared twice, an import the page forgot, or a
 # call that is ambiguous outside the docs' harness all fail here as they
 # would in a user's test file.
@@ -76,11 +77,19 @@ for page in pages:
         i += 1
         if info[:1] == ["swift"] and "show-only" not in info[1:]:
             if any(test_re.search(l) or xctest_re.match(l) for l in body):
-                blocks.append((start, body))
+                blocks.append((start, body, True))
+            elif "file-scope" in info[1:]:
+                # A file-scope block is a declaration of the page (an
+                # @Observable class, say) that its tests use, as a declaration
+                # of the user's test target would be: it goes in too.
+                blocks.append((start, body, False))
+    if not any(is_test for _, _, is_test in blocks):
+        continue
+    total_blocks += sum(1 for _, _, is_test in blocks if is_test)
+    blocks = [(start, body) for start, body, _ in blocks]
     if not blocks:
         continue
     total_pages += 1
-    total_blocks += len(blocks)
     imports, code = [], []
     for start, body in blocks:
         code.append(f"// {page}, the block at line {start}")
