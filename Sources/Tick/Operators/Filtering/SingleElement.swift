@@ -1,5 +1,4 @@
 extension ObservableType {
-extension ObservableType {
     /// Emits the source's only element as soon as it arrives and completes
     /// with the source.
     ///
