@@ -17,10 +17,24 @@ public protocol ObservableType<Element> {
 }
 
 extension ObservableType {
+    /// This sequence as an ``Observable`` that enforces the grammar, as
+    /// RxSwift's default `asObservable()` (an `Observable.create` around
+    /// `subscribe`) does: events after a terminal event, or after disposal,
+    /// are dropped, and the source subscription is disposed as soon as a
+    /// terminal event arrives. Tick's own sources (subjects, relays,
+    /// connectable observables, traits) already keep the grammar and return
+    /// themselves without that wrapper.
     // Inlinable, so that the subscription it wraps is specialized for the
     // concrete source where it is used.
     @inlinable
     public func asObservable() -> Observable<Element> {
+        Observable.create({ observer in self.subscribe(observer) }, isolation: nil)
+    }
+
+    /// This sequence as an ``Observable`` without a grammar-enforcing
+    /// wrapper: for Tick's own sources, which keep the grammar themselves.
+    @inlinable
+    func passThroughObservable() -> Observable<Element> {
         Observable { observer in self.subscribe(observer) }
     }
 }

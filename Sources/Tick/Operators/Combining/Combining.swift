@@ -226,7 +226,9 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
 }
 
 /// zip's sink. Queues live in the caller's typed storage; `counts` mirrors
-/// their lengths so the sink knows when a row is complete.
+/// their lengths so the sink knows when a row is complete. It completes only
+/// when every source has completed (RxSwift's `ZipSink`): a source that has
+/// completed with elements still queued does not end the others early.
 final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
     private let popRow: () -> () throws -> Output
     private var counts: [Int]
@@ -250,10 +252,6 @@ final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
                     if counts.allSatisfy({ $0 > 0 }) {
                         for i in counts.indices { counts[i] -= 1 }
                         enqueueLocked(computing: popRow())
-                    } else if done.indices.allSatisfy({ $0 == index || done[$0] }) {
-                        // Every other source completed: RxSwift's rule is
-                        // to complete when an element cannot make a row.
-                        enqueueLocked(.completed)
                     }
                 case .error(let error):
                     enqueueLocked(.error(error))
