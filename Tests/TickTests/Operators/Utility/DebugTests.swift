@@ -20,6 +20,6 @@ import TickTesting
         let disposed = DebugOutput.capture { _ = s2.start(disposed: 230) { ys.debug() } }
         #expect(disposed.count == 3)
         #expect(disposed.last?.hasSuffix("-> isDisposed") == true)
-        #expect(disposed.first?.hasPrefix("TickTests/MoreOperatorsTests.swift:") == true)
+        #expect(disposed.first?.hasPrefix("TickTests/DebugTests.swift:") == true)
     }
 }
