@@ -28,7 +28,13 @@ extension ObservableType {
     // concrete source where it is used.
     @inlinable
     public func asObservable() -> Observable<Element> {
-        Observable.create({ observer in self.subscribe(observer) }, isolation: nil)
+        // `create` without its isolation check, written out so that the sink
+        // is specialized for the concrete source where it is used.
+        Observable { observer in
+            let sink = AnonymousSink(downstream: observer)
+            sink.setUpstream(self.subscribe(AnyObserver(eventHandler: sink.forward)))
+            return sink
+        }
     }
 
     /// This sequence as an ``Observable`` without a grammar-enforcing
@@ -134,7 +140,12 @@ extension Observable {
     }
 }
 
-final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {}
+/// The sink of `create` and of the default `asObservable()`: the grammar,
+/// nothing else (the base class does it all).
+@usableFromInline
+final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {
+    @inlinable override init(downstream: AnyObserver<Element>) { super.init(downstream: downstream) }
+}
 
 extension ObservableType {
     /// Subscribes with closures for each kind of event.
