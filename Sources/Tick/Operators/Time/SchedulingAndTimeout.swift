@@ -67,8 +67,12 @@ extension ObservableType {
 
     /// Subscribes to the source on `scheduler`, and disposes that subscription
     /// on `scheduler` too. Events are delivered wherever the source sends them.
+    ///
+    /// The source is subscribed as it is, not through ``asObservable()``
+    /// (as in RxSwift): its subscription ends when the disposal scheduled on
+    /// `scheduler` runs, also after a terminal event.
     public func subscribe(on scheduler: any Scheduler) -> Observable<Element> {
-        let source = asObservable()
+        let source = self
         return Observable { observer in
             let sink = AnonymousSink(downstream: observer)
             let subscription = SingleAssignmentDisposable()

@@ -53,6 +53,16 @@ import TickTesting
         #expect(TestScheduler().start { Observable.zip(Observable<Int>.never(), Observable.just(1)) { $0 + $1 } }.events.isEmpty)
     }
 
+    @Test func zipOfACollectionAlsoCompletesWhenAnElementCannotBePairedAnyMore() {
+        // RxSwift's collection zip (ZipCollectionTypeSink) keeps the "all others done" rule.
+        let scheduler = TestScheduler()
+        let a = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let b = scheduler.createHotObservable([.next(215, 2), .next(230, 3), .completed(300)])
+        let res = scheduler.start { Observable.zip([a.asObservable(), b.asObservable()]) { $0.reduce(0, +) } }
+        #expect(res.events == [.next(215, 3), .completed(230)])
+        #expect(b.subscriptions == [Subscription(200, 230)])
+    }
+
     @Test func zipCollection() {
         let res = TestScheduler().start { Observable.zip([Observable.of(1, 2, 3), Observable.of(10, 20)]) }
         #expect(res.events == [.next(200, [1, 10]), .next(200, [2, 20]), .completed(200)])

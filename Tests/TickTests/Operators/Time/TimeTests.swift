@@ -37,6 +37,17 @@ import TickTesting
 
     // MARK: one event per scheduled action
 
+    @Test func subscribeOnSubscribesTheSourceItselfAndDisposesItOnTheScheduler() {
+        // As RxSwift: the source is not wrapped by asObservable(), so its subscription ends
+        // when the disposal scheduled on the scheduler runs (one frame later, with RxTest's
+        // processing delay), not at the terminal event.
+        let scheduler = TestScheduler(frame: .seconds(1), simulateProcessingDelay: true)
+        let xs = scheduler.createHotObservable([.completed(300, Int.self)])
+        let res = scheduler.start { xs.subscribe(on: scheduler) }
+        #expect(res.events == [.completed(300)])
+        #expect(xs.subscriptions == [Subscription(201, 301)])
+    }
+
     @Test func observeOnDeliversOneEventPerScheduledAction() {
         // RxSwift's observeOn forwards one event per action and schedules the next: with
         // RxTest's processing delay, the completion comes one frame after the element.
