@@ -230,14 +230,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return enqueue(due: due, action)
     }
 
+    /// Runs `action` after `delay`, then every `period`.
+    ///
+    /// A zero period is accepted, as RxTest accepts it: each repetition is
+    /// due at the instant of the previous one, so with
+    /// `simulateProcessingDelay` it runs one frame later
+    /// (`interval(.zero)` from 200: 201, 202, …); without it every repetition
+    /// falls on the same instant and the ``stepBudget`` stops the run with a
+    /// failure. A negative period is reported and nothing is scheduled.
     @discardableResult
     public func schedulePeriodic(
         after delay: Duration, period: Duration, _ action: @escaping () -> Void
     ) -> any Disposable {
         let delay = checkDelay(delay, "schedulePeriodic(after:period:)")
-        guard period > .zero else {
+        guard period >= .zero else {
             TestFailureReporter.fail(
-                "schedulePeriodic was given a period of \(period.exactDescription); a period must be positive. Nothing was scheduled.",
+                "schedulePeriodic was given a period of \(period.exactDescription); a period must not be negative. Nothing was scheduled.",
                 at: CallSite())
             return Disposables.create()
         }

@@ -162,11 +162,28 @@ import TickTesting
         #expect(scheduler.clock == 2)
     }
 
-    @Test func aPeriodThatIsNotPositiveIsReportedAndNothingRuns() {
+    @Test func aZeroPeriodRepeatsOneFrameLaterWithProcessingDelayAsInRxTest() {
+        let scheduler = TestScheduler(frame: .seconds(1), simulateProcessingDelay: true)
+        let res = scheduler.start(disposed: 205) { Observable<Int>.interval(.zero, scheduler: scheduler) }
+        #expect(res.events == [.next(201, 0), .next(202, 1), .next(203, 2), .next(204, 3)])
+        let plain = TestScheduler(stepBudget: 10)
+        var count = 0
+        let periodic = plain.schedulePeriodic(after: .zero, period: .zero) { count += 1 }
+        withKnownIssue {
+            plain.run()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("step budget") }
+        }
+        #expect(count == 10)
+        #expect(plain.clock == 0)
+        periodic.dispose()
+    }
+
+    @Test func aNegativePeriodIsReportedAndNothingRuns() {
         let scheduler = TestScheduler()
         var ran = 0
         withKnownIssue {
-            scheduler.schedulePeriodic(after: .zero, period: .zero) { ran += 1 }
+            scheduler.schedulePeriodic(after: .zero, period: .milliseconds(-1)) { ran += 1 }
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("period") }
         }

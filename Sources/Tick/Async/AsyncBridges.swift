@@ -2,6 +2,8 @@
 // as an AsyncSequence, and observables made from an AsyncSequence or from an
 // async closure.
 
+import Synchronization
+
 /// Carries a value into a task that the compiler cannot prove safe to send.
 /// Each use below says what makes it safe.
 struct UncheckedSendableBox<Value>: @unchecked Sendable {
@@ -23,8 +25,12 @@ extension ObservableType where Element: Sendable {
     /// - The sequence ends after the last element when the observable
     ///   completes, and throws its error when it fails.
     /// - The subscription is disposed when the observable ends, when the
-    ///   iterating task is cancelled (the pending `next()` then returns `nil`),
-    ///   and when the iterator is released (the loop stopped early).
+    ///   iterating task is cancelled, and when the iterator is released (the
+    ///   loop stopped early).
+    /// - Cancelling the iterating task before the observable ended makes the
+    ///   pending (or next) `next()` throw `CancellationError`, as RxSwift's
+    ///   `values` does; an observable that already completed ends the loop
+    ///   normally.
     /// - Elements must be `Sendable`: they cross from the thread that sends
     ///   them to the iterating task.
     public var values: ObservableValues<Element> { ObservableValues(source: asObservable()) }
@@ -42,16 +48,29 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
     /// Iterates one subscription's elements.
     public struct Iterator: AsyncIteratorProtocol {
         private var elements: AsyncThrowingStream<Element, any Error>.Iterator
+        /// Set (before the stream is finished) when the observable ended;
+        /// the stream ending without it means the iteration was cancelled.
+        private let ended: ObservableEnded
+        /// `true` once this iterator returned `nil` or threw.
+        private var finished = false
 
         init(source: Observable<Element>) {
             let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
             // The continuation is thread-safe; `yield` only buffers the element
             // for the one task that iterates.
             let sendable = UncheckedSendableBox(value: continuation)
+            let ended = ObservableEnded()
+            self.ended = ended
             let subscription = source.subscribe(
                 onNext: { sendable.value.yield($0) },
-                onError: { sendable.value.finish(throwing: $0) },
-                onCompleted: { sendable.value.finish() })
+                onError: {
+                    ended.flag.store(true, ordering: .releasing)
+                    sendable.value.finish(throwing: $0)
+                },
+                onCompleted: {
+                    ended.flag.store(true, ordering: .releasing)
+                    sendable.value.finish()
+                })
             // Disposables are thread-safe: disposing from the stream's
             // termination handler, on whatever thread ends the stream, is fine.
             let disposable = UncheckedSendableBox(value: subscription)
@@ -59,17 +78,46 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
             elements = stream.makeAsyncIterator()
         }
 
-        /// The next element, `nil` at the end (or once the task is cancelled);
-        /// throws the observable's error.
+        /// The next element, `nil` at the end; throws the observable's error,
+        /// or `CancellationError` once the task is cancelled before the
+        /// observable ended.
         public mutating func next() async throws -> Element? {
-            try await elements.next()
+            guard !finished else { return nil }
+            do {
+                return try ending(await elements.next())
+            } catch {
+                finished = true
+                throw error
+            }
         }
 
         /// The next element, on the caller's actor.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
-            try await elements.next(isolation: actor)
+            guard !finished else { return nil }
+            do {
+                return try ending(await elements.next(isolation: actor))
+            } catch {
+                finished = true
+                throw error
+            }
+        }
+
+        /// `element`, or at the stream's end: `nil` if the observable ended,
+        /// `CancellationError` if the iteration was cancelled first.
+        private mutating func ending(_ element: Element?) throws -> Element? {
+            if let element { return element }
+            finished = true
+            if ended.flag.load(ordering: .acquiring) { return nil }
+            throw CancellationError()
         }
     }
+}
+
+/// Whether the observable behind an ``ObservableValues/Iterator`` ended
+/// (completed or failed); written by its subscription on any thread, read by
+/// the iterating task.
+final class ObservableEnded: Sendable {
+    let flag = Atomic<Bool>(false)
 }
 
 extension Observable {

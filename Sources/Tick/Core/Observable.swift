@@ -17,10 +17,30 @@ public protocol ObservableType<Element> {
 }
 
 extension ObservableType {
+    /// This sequence as an ``Observable`` that enforces the grammar, as
+    /// RxSwift's default `asObservable()` (an `Observable.create` around
+    /// `subscribe`) does: events after a terminal event, or after disposal,
+    /// are dropped, and the source subscription is disposed as soon as a
+    /// terminal event arrives. Tick's own sources (subjects, relays,
+    /// connectable observables, traits) already keep the grammar and return
+    /// themselves without that wrapper.
     // Inlinable, so that the subscription it wraps is specialized for the
     // concrete source where it is used.
     @inlinable
     public func asObservable() -> Observable<Element> {
+        // `create` without its isolation check, written out so that the sink
+        // is specialized for the concrete source where it is used.
+        Observable { observer in
+            let sink = AnonymousSink(downstream: observer)
+            sink.setUpstream(self.subscribe(AnyObserver(eventHandler: sink.forward)))
+            return sink
+        }
+    }
+
+    /// This sequence as an ``Observable`` without a grammar-enforcing
+    /// wrapper: for Tick's own sources, which keep the grammar themselves.
+    @inlinable
+    func passThroughObservable() -> Observable<Element> {
         Observable { observer in self.subscribe(observer) }
     }
 }
@@ -120,7 +140,12 @@ extension Observable {
     }
 }
 
-final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {}
+/// The sink of `create` and of the default `asObservable()`: the grammar,
+/// nothing else (the base class does it all).
+@usableFromInline
+final class AnonymousSink<Element>: Sink<Element>, @unchecked Sendable {
+    @inlinable override init(downstream: AnyObserver<Element>) { super.init(downstream: downstream) }
+}
 
 extension ObservableType {
     /// Subscribes with closures for each kind of event.

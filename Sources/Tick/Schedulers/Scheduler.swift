@@ -12,8 +12,11 @@
 /// - A negative delay is misuse: it is reported through ``Misuse`` and treated
 ///   as zero.
 /// - Periodic work runs at `start + delay + k × period` for k = 0, 1, 2, … (no
-///   drift from accumulated lateness). A period that is not positive is misuse:
-///   it is reported and nothing is scheduled.
+///   drift from accumulated lateness). A negative period is misuse: it is
+///   reported and nothing is scheduled. A zero period is accepted by
+///   TickTesting's `TestScheduler` (as by RxTest's: each repetition comes at
+///   the next turn) and reported as misuse by the real schedulers, where it
+///   would be a busy loop.
 /// - Disposing the returned disposable cancels work that has not started, and
 ///   stops periodic work after the current run.
 ///

@@ -42,6 +42,9 @@ public final class AsyncSubject<Element>: SubjectType {
         output.on(event)
     }
 
+    /// This subject as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
+
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         output.subscribe(observer)

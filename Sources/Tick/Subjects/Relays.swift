@@ -19,6 +19,9 @@ public final class PublishRelay<Element>: ObservableType {
     /// `true` while at least one observer is subscribed.
     public var hasObservers: Bool { subject.hasObservers }
 
+    /// This relay as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
+
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         subject.subscribe(observer)
@@ -48,6 +51,9 @@ public final class BehaviorRelay<Element>: ObservableType {
 
     /// `true` while at least one observer is subscribed.
     public var hasObservers: Bool { subject.hasObservers }
+
+    /// This relay as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
@@ -79,6 +85,9 @@ public final class ReplayRelay<Element>: ObservableType {
 
     /// `true` while at least one observer is subscribed.
     public var hasObservers: Bool { subject.hasObservers }
+
+    /// This relay as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {

@@ -24,6 +24,9 @@ public final class PublishSubject<Element>: SubjectType {
 
     @inlinable public func on(_ event: Event<Element>) { core.on(event) }
 
+    /// This subject as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
+
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
         core.subscribe(AnyObserver(observer))
@@ -58,6 +61,9 @@ public final class BehaviorSubject<Element>: SubjectType {
     public var isStopped: Bool { core.isStopped }
 
     @inlinable public func on(_ event: Event<Element>) { core.on(event) }
+
+    /// This subject as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
@@ -95,6 +101,9 @@ public final class ReplaySubject<Element>: SubjectType {
     public var isStopped: Bool { core.isStopped }
 
     @inlinable public func on(_ event: Event<Element>) { core.on(event) }
+
+    /// This subject as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {

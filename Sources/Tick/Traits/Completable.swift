@@ -78,7 +78,7 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
 
     /// When this completes, continues with `second`.
     public func andThen(_ second: Completable) -> Completable {
-        Completable(raw: source.concat(second.source))
+        Completable(raw: thenSubscribe(second.source))
     }
 
     /// When this completes, continues with the observable `second`.
@@ -86,8 +86,17 @@ extension PrimitiveSequence where Trait == CompletableTrait, Element == Never {
         thenSubscribe(second)
     }
 
+    /// This completable, then `second`. As RxSwift's `andThen`, the
+    /// subscription holds only `second` and the current subscription: once
+    /// this completable completes, its subscription is replaced by
+    /// `second`'s, so nothing of its chain is kept alive after that.
     private func thenSubscribe<Result>(_ second: Observable<Result>) -> Observable<Result> {
-        source.map { (never: Never) -> Result in }.concat(second)
+        let first = source
+        return Observable { observer in
+            let sink = AndThenSink(downstream: observer, second: second)
+            sink.run(first)
+            return sink
+        }
     }
 
     /// On error, continues with the completable `handler` returns for it.
@@ -180,3 +189,41 @@ extension CompletableEvent: CustomStringConvertible {
 }
 
 extension CompletableEvent: Sendable {}
+
+/// `andThen`'s subscription: the first completable's subscription, replaced
+/// by the second sequence's when the first completes.
+final class AndThenSink<Result>: Sink<Result>, @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock`; let go of once subscribed.
+    private var second: Observable<Result>?
+    private let current = SerialDisposable()
+
+    init(downstream: AnyObserver<Result>, second: Observable<Result>) {
+        self.second = second
+        super.init(downstream: downstream)
+    }
+
+    func run(_ first: Observable<Never>) {
+        setUpstream(current)
+        let firstSubscription = SingleAssignmentDisposable()
+        current.disposable = firstSubscription
+        firstSubscription.setDisposable(first.subscribe(AnyObserver { [self] event in
+            switch event {
+            case .next(let never): switch never {}
+            case .error(let error): forwardError(error)
+            case .completed:
+                let second: Observable<Result>? = lock.withLock {
+                    defer { self.second = nil }
+                    return self.second
+                }
+                guard let second, !isDisposed else { return }
+                // Replacing the first subscription disposes it.
+                current.disposable = second.subscribe(AnyObserver(eventHandler: forward))
+            }
+        }))
+    }
+
+    override func disposeResources() {
+        lock.withLock { second = nil }
+    }
+}

@@ -59,9 +59,10 @@ public protocol SharedSequenceConvertibleType<Element>: ObservableType {
 
 extension SharedSequence: SharedSequenceConvertibleType {}
 
-/// The scheduler that ``Driver`` and ``Signal`` deliver on: the main
-/// scheduler, unless replaced with ``mock(scheduler:action:)`` (a
-/// `TestScheduler`, in tests).
+/// The scheduler that ``Driver`` and ``Signal`` deliver on: the main queue
+/// (synchronously when already there with nothing queued, see ``make()``),
+/// unless replaced with ``mock(scheduler:action:)`` (a `TestScheduler`, in
+/// tests).
 ///
 /// The replacement is task-local, so tests running in parallel do not see each
 /// other's schedulers. The scheduler is read when a driver or signal is
@@ -69,9 +70,17 @@ extension SharedSequence: SharedSequenceConvertibleType {}
 public enum SharingScheduler {
     @TaskLocal static var mocked: (any Scheduler)?
 
-    /// The scheduler drivers and signals created now deliver on.
+    /// The scheduler drivers and signals created now deliver on: the mocked
+    /// one, or else a new ``ImmediateMainScheduler`` for each call, as
+    /// RxCocoa makes a new `MainScheduler` for each conversion. On the main
+    /// queue with nothing of that conversion's work waiting, delivery is
+    /// synchronous (`Driver.just(1).drive(onNext:)` on the main thread sees
+    /// `1` before `drive` returns); from another thread, or behind that
+    /// conversion's own queued work, it waits its turn on the main queue. A
+    /// scheduler of its own per conversion lets a driver that drives another
+    /// from inside its delivery still deliver at once.
     public static func make() -> any Scheduler {
-        mocked ?? MainScheduler.instance
+        mocked ?? ImmediateMainScheduler()
     }
 
     /// Runs `action` with drivers and signals delivering on `scheduler`.

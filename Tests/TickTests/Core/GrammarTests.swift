@@ -5,6 +5,30 @@ import TickTesting
 /// The observable grammar: next* (error | completed)?, nothing after a terminal
 /// event, nothing after disposal; disposal is idempotent and safe from callbacks.
 @Suite(.checksResourceLeaks) struct GrammarTests {
+    /// An observable type of a user's own that ignores the grammar.
+    struct Unruly: ObservableType {
+        typealias Element = Int
+        let log: Log
+        final class Log { var disposed = 0 }
+        func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable where Observer.Element == Int {
+            observer.on(.next(1))
+            observer.on(.completed)
+            observer.on(.next(2))
+            observer.on(.error(TestError(1)))
+            return Disposables.create { [log] in log.disposed += 1 }
+        }
+    }
+
+    @Test func asObservableOfAPlainObservableTypeEnforcesTheGrammar() {
+        // RxSwift's default asObservable() is a create around subscribe: nothing after the
+        // terminal event, and the source's subscription disposed once it ended.
+        let log = Unruly.Log()
+        var received: [Event<Int>] = []
+        _ = Unruly(log: log).asObservable().subscribe { received.append($0) }
+        #expect(received == [.next(1), .completed])
+        #expect(log.disposed == 1)
+    }
+
     @Test func createDropsEverythingAfterATerminalEvent() {
         var received: [Event<Int>] = []
         var disposedCount = 0

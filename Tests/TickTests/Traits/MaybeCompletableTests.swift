@@ -109,6 +109,34 @@ import TickTesting
         #expect(TestScheduler().start { Completable.never() }.events.isEmpty)
     }
 
+    @Test func andThenLetsGoOfTheFirstChainOnceItCompletes() {
+        final class Token: Sendable {}
+        for fails in [false, true] {
+            let scheduler = TestScheduler()
+            let first = scheduler.createHotObservable([
+                fails ? .error(210, TestError(1)) : .completed(210, Never.self),
+            ])
+            var token: Token? = Token()
+            weak let weakToken = token
+            var completable: Completable? = first.asCompletable().do(onCompleted: { [token] in _ = token })
+            let subscription = completable!.andThen(Completable.never()).subscribe()
+            scheduler.advance(to: 300)
+            token = nil
+            completable = nil
+            // The first chain (holding the token in its closure) ended at 210 and is let go of.
+            #expect(weakToken == nil)
+            subscription.dispose()
+        }
+    }
+
+    @Test func asCompletableOfATestObservableEnforcesTheGrammar() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createHotObservable([.completed(250, Never.self), .error(260, TestError(1))])
+        let res = scheduler.start { xs.asCompletable() }
+        #expect(res.events == [.completed(250)])
+        #expect(xs.subscriptions == [Subscription(200, 250)])
+    }
+
     @Test func andThenSubscribesTheNextAfterCompletion() {
         let scheduler = TestScheduler()
         let first = scheduler.createColdObservable([.completed(20, Never.self)])

@@ -3,14 +3,16 @@ import Tick
 import TickTesting
 
 @Suite(.checksResourceLeaks) struct SharingSchedulerTests {
-    @Test func mainSchedulerUnlessMocked() {
+    @Test func aNewImmediateMainSchedulerPerConversionUnlessMocked() {
         let scheduler = TestScheduler()
-        #expect(SharingScheduler.make() === MainScheduler.instance)
+        // RxCocoa's SharingScheduler.make is `{ MainScheduler() }`: a new one each time.
+        #expect(SharingScheduler.make() is ImmediateMainScheduler)
+        #expect(SharingScheduler.make() !== SharingScheduler.make())
         SharingScheduler.mock(scheduler: scheduler) {
             #expect(SharingScheduler.make() === scheduler)
             #expect(Driver<Int>.scheduler === scheduler)
         }
-        #expect(SharingScheduler.make() === MainScheduler.instance)
+        #expect(SharingScheduler.make() is ImmediateMainScheduler)
         let made = SharingScheduler.mock(makeScheduler: { scheduler }) { SharingScheduler.make() }
         #expect(made === scheduler)
     }
@@ -28,6 +30,29 @@ import TickTesting
 }
 
 @Suite(.checksResourceLeaks) struct DriverTests {
+    @Test @MainActor func drivesSynchronouslyOnTheMainThreadWhenNothingIsQueued() {
+        var driven: [Int] = []
+        let subscription = Driver.just(1).drive(onNext: { driven.append($0) })
+        #expect(driven == [1])  // before drive returned, as in RxCocoa
+        var emitted: [Int] = []
+        let relay = PublishRelay<Int>()
+        let signal = relay.asSignal()
+        let emission = signal.emit(onNext: { emitted.append($0) })
+        relay.accept(2)
+        #expect(emitted == [2])
+        // A driver driven from inside another's delivery delivers at once too: each
+        // conversion has a scheduler of its own.
+        var nested: [String] = []
+        let outer = Driver.just("outer").drive(onNext: { value in
+            nested.append(value)
+            _ = Driver.just("inner").drive(onNext: { nested.append($0) })
+        })
+        #expect(nested == ["outer", "inner"])
+        subscription.dispose()
+        emission.dispose()
+        outer.dispose()
+    }
+
     @Test func asDriverOnErrorJustReturn() {
         let scheduler = TestScheduler()
         let xs = scheduler.createHotObservable([.next(150, 0), .next(210, 1), .error(220, TestError(1))])

@@ -111,7 +111,10 @@ extension Observable {
 
     /// Pairs up the elements of every source in `sources` by index with
     /// `resultSelector` (see ``zip(_:resultSelector:)``). An empty collection
-    /// completes at once without emitting.
+    /// completes at once without emitting. As RxSwift's collection form (whose
+    /// implementation differs from its fixed-arity forms), it also completes
+    /// when a source emits an element that cannot make a row while every
+    /// other source has completed.
     ///
     /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
     ///   the main actor is then never called off the main thread: Tick ends the sequence with
@@ -126,7 +129,7 @@ extension Observable {
             MainActorClosureCheck.forIsolation(isolation, operator: "zip")?.wrap(resultSelector) ?? resultSelector
         return Observable { observer in
             var queues = [FIFOQueue<C.Element.Element>](repeating: FIFOQueue(), count: sources.count)
-            let sink = ZipSink<Element>(downstream: observer, arity: sources.count) {
+            let sink = ZipSink<Element>(downstream: observer, arity: sources.count, completesWhenOthersDone: true) {
                 var row: [C.Element.Element] = []
                 row.reserveCapacity(queues.count)
                 for index in queues.indices {
@@ -226,14 +229,25 @@ final class CombineLatestSink<Output>: MultiSourceSink<Output>, @unchecked Senda
 }
 
 /// zip's sink. Queues live in the caller's typed storage; `counts` mirrors
-/// their lengths so the sink knows when a row is complete.
+/// their lengths so the sink knows when a row is complete. The forms over
+/// separate sources complete only when every source has completed (RxSwift's
+/// `ZipSink`): a source that has completed with elements still queued does
+/// not end the others early. The collection form keeps RxSwift's
+/// `ZipCollectionTypeSink` rule (`completesWhenOthersDone`): it also
+/// completes when an element cannot make a row while every other source has
+/// completed.
 final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
     private let popRow: () -> () throws -> Output
+    private let completesWhenOthersDone: Bool
     private var counts: [Int]
     private var done: [Bool]
 
-    init(downstream: AnyObserver<Output>, arity: Int, popRow: @escaping () -> () throws -> Output) {
+    init(
+        downstream: AnyObserver<Output>, arity: Int, completesWhenOthersDone: Bool = false,
+        popRow: @escaping () -> () throws -> Output
+    ) {
         self.popRow = popRow
+        self.completesWhenOthersDone = completesWhenOthersDone
         counts = Array(repeating: 0, count: arity)
         done = Array(repeating: false, count: arity)
         super.init(downstream: downstream)
@@ -250,9 +264,7 @@ final class ZipSink<Output>: MultiSourceSink<Output>, @unchecked Sendable {
                     if counts.allSatisfy({ $0 > 0 }) {
                         for i in counts.indices { counts[i] -= 1 }
                         enqueueLocked(computing: popRow())
-                    } else if done.indices.allSatisfy({ $0 == index || done[$0] }) {
-                        // Every other source completed: RxSwift's rule is
-                        // to complete when an element cannot make a row.
+                    } else if completesWhenOthersDone, done.indices.allSatisfy({ $0 == index || done[$0] }) {
                         enqueueLocked(.completed)
                     }
                 case .error(let error):

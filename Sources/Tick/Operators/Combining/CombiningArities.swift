@@ -74,10 +74,10 @@ extension Observable {
     /// Pairs up the elements of the sources by index (the first of each, then
     /// the second of each, …) with `resultSelector`.
     ///
-    /// Completes when every source has completed, or when a source emits an
-    /// element that cannot be paired while all the others have completed
-    /// (RxSwift's rule). Each source's subscription is disposed when it
-    /// completes. The first error ends it.
+    /// Completes only when every source has completed, as RxSwift's zip
+    /// does: a source that completed early does not end the others, even when
+    /// their further elements can never be paired. Each source's subscription
+    /// is disposed when it completes. The first error ends it.
     ///
     /// - Parameter isolation: leave the default (the caller's isolation). A closure written on
     ///   the main actor is then never called off the main thread: Tick ends the sequence with

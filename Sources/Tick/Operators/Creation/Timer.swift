@@ -4,8 +4,10 @@ extension Observable where Element: FixedWidthInteger {
     ///
     /// Elements are due at exactly `subscription + dueTime + k × period`, with
     /// no drift. A negative `dueTime` is reported as misuse and treated as zero;
-    /// a `period` that is not positive is reported as misuse and nothing is
-    /// emitted at all (the ``Scheduler`` rules for periodic work).
+    /// a negative `period` is reported as misuse and nothing is emitted at
+    /// all; a zero period follows the scheduler's rule (the ``Scheduler``
+    /// rules for periodic work: on a `TestScheduler` with
+    /// `simulateProcessingDelay`, one element per frame, as in RxTest).
     @inlinable
     public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
         // A closure subscription with nothing in between runs the source

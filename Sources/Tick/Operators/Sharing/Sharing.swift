@@ -60,6 +60,9 @@ public final class ConnectableObservable<Element>: ConnectableObservableType, @u
         return new
     }
 
+    /// This connectable observable as an ``Observable`` (it keeps the grammar itself).
+    public func asObservable() -> Observable<Element> { passThroughObservable() }
+
     /// Subscribes `observer` to the current subject (creating it if there is
     /// none yet); does not connect.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable

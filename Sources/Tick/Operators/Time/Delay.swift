@@ -3,9 +3,13 @@ extension ObservableType {
     /// `scheduler`. Errors are **not** delayed: an error is forwarded at once and
     /// elements still waiting are dropped (RxSwift's rule).
     ///
-    /// An element received at `t` is emitted at exactly `t + dueTime`. However
-    /// many elements are waiting, the operator keeps a single pending timer (for
-    /// the oldest one) and a queue of its own.
+    /// An element received at `t` is emitted at `t + dueTime`, one event per
+    /// scheduled action as in RxSwift: events due at the same instant go out
+    /// in consecutive actions, so on a `TestScheduler` with
+    /// `simulateProcessingDelay` each one after the first comes one frame
+    /// later (`just(1).delay(2s)` from 200: `next@202`, `completed@203`).
+    /// However many elements are waiting, the operator keeps a single pending
+    /// timer (for the oldest one) and a queue of its own.
     ///
     /// The source subscription is disposed as soon as the source terminates,
     /// not when the delayed completion goes out (as in RxSwift).
@@ -101,31 +105,33 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         if disposed { disposable.dispose() }
     }
 
-    /// Delivers every event that is due, one at a time outside the lock, then
-    /// re-arms the timer for the oldest one still waiting. Only one delivery
-    /// runs at a time.
+    /// Delivers the oldest waiting event if it is due, then re-arms the timer
+    /// for the next one still waiting: one event per scheduled action, as in
+    /// RxSwift, so that events due at the same instant go out in separate
+    /// actions (on a `TestScheduler` with `simulateProcessingDelay`, one
+    /// frame apart). Only one delivery runs at a time.
     @inlinable
     func deliver() {
         lock.lock()
         timerScheduled = false
         delivering = true
-        // The clock as last read: the time the first event still waiting was
-        // found not due yet, from which the next timer's delay is counted.
-        var now = SchedulerInstant(offset: .zero)
-        while true {
+        if let error = pendingError {
+            pendingError = nil
+            lock.unlock()
+            forwardError(error)
+            return
+        }
+        if let due = queue.first({ $0.due }), due <= scheduler.now {
+            let head = queue.removeFirst().unsafelyUnwrapped
+            lock.unlock()
+            forward(head.event)
+            lock.lock()
             if let error = pendingError {
                 pendingError = nil
                 lock.unlock()
                 forwardError(error)
                 return
             }
-            guard let due = queue.first({ $0.due }) else { break }
-            now = scheduler.now
-            guard due <= now else { break }
-            let head = queue.removeFirst().unsafelyUnwrapped
-            lock.unlock()
-            forward(head.event)
-            lock.lock()
         }
         delivering = false
         let next = queue.first { $0.due }
@@ -138,7 +144,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         }
         lock.unlock()
         if let next, let action, !isDisposed {
-            storeTimer(scheduler.schedule(after: (next - now).clampedToZero, action), generation: generation)
+            storeTimer(scheduler.schedule(after: (next - scheduler.now).clampedToZero, action), generation: generation)
         }
     }
 

@@ -49,10 +49,13 @@ extension ObservableType {
     /// Delivers every event on `scheduler`, in order.
     ///
     /// Events wait in a queue of the operator's own; at most one scheduled
-    /// item is pending at any time, however many events wait. Errors are not
-    /// reordered: they are delivered after the elements before them. On a
-    /// `TestScheduler` delivery happens at the same virtual time, after the
-    /// action that produced the event.
+    /// item is pending at any time, however many events wait, and each
+    /// scheduled action delivers one event, scheduling the next action if more
+    /// wait (RxSwift's rule). Errors are not reordered: they are delivered
+    /// after the elements before them. On a `TestScheduler` delivery happens
+    /// after the action that produced the event, at the same virtual time, or
+    /// with `simulateProcessingDelay` one frame later per event
+    /// (`just(1).observe(on:)` from 200: `next@201`, `completed@202`).
     public func observe(on scheduler: any Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -64,8 +67,12 @@ extension ObservableType {
 
     /// Subscribes to the source on `scheduler`, and disposes that subscription
     /// on `scheduler` too. Events are delivered wherever the source sends them.
+    ///
+    /// The source is subscribed as it is, not through ``asObservable()``
+    /// (as in RxSwift): its subscription ends when the disposal scheduled on
+    /// `scheduler` runs, also after a terminal event.
     public func subscribe(on scheduler: any Scheduler) -> Observable<Element> {
-        let source = asObservable()
+        let source = self
         return Observable { observer in
             let sink = AnonymousSink(downstream: observer)
             let subscription = SingleAssignmentDisposable()
@@ -176,7 +183,13 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
     private let pending = SerialDisposable()
     // Guarded by `lock`:
     private var queue = FIFOQueue<Event<Element>>()
+    /// An action is scheduled or running (so `on` schedules none).
     private var scheduled = false
+    /// A `deliver` is running: a nested one (a scheduler that ran the
+    /// rescheduled action at once) only sets `rerun`, so delivery loops
+    /// instead of recursing once per queued event.
+    private var delivering = false
+    private var rerun = false
 
     init(downstream: AnyObserver<Element>, scheduler: any Scheduler) {
         self.scheduler = scheduler
@@ -193,16 +206,56 @@ final class ObserveOnSink<Element>: Sink<Element>, @unchecked Sendable {
         if schedule, !isDisposed { pending.disposable = scheduler.schedule { [self] in deliver() } }
     }
 
-    /// Delivers everything queued, including events queued meanwhile.
+    /// Delivers the oldest queued event, then schedules a new action for the
+    /// next one if any is queued: one event per scheduled action, as RxSwift's
+    /// observeOn does (on a `TestScheduler` with `simulateProcessingDelay`,
+    /// consecutive events go out one frame apart).
     private func deliver() {
+        let enter: Bool = lock.withLock {
+            if delivering {
+                rerun = true
+                return false
+            }
+            delivering = true
+            return true
+        }
+        guard enter else { return }
         while true {
             let event: Event<Element>? = lock.withLock {
                 if let event = queue.removeFirst() { return event }
                 scheduled = false
+                delivering = false
                 return nil
             }
-            guard let event, !isDisposed else { return }
+            guard let event else { return }
+            guard !isDisposed else {
+                lock.withLock { delivering = false }
+                return
+            }
             forward(event)
+            if event.isStopEvent { return }
+            let more: Bool = lock.withLock {
+                if queue.isEmpty {
+                    scheduled = false
+                    delivering = false
+                    return false
+                }
+                rerun = false
+                return true
+            }
+            guard more, !isDisposed else { return }
+            pending.disposable = scheduler.schedule { [self] in deliver() }
+            // If the scheduler ran the action already (synchronously, or on
+            // another thread while this one still delivers), deliver here.
+            let again: Bool = lock.withLock {
+                if rerun {
+                    rerun = false
+                    return true
+                }
+                delivering = false
+                return false
+            }
+            guard again else { return }
         }
     }
 

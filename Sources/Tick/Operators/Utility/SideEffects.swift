@@ -8,7 +8,10 @@ extension ObservableType {
     ///   right after.
     /// - `onDispose` runs once when the subscription ends, for any reason
     ///   (disposal, or after a terminal event and its after-hook), after the
-    ///   source subscription was disposed (RxSwift's order).
+    ///   source subscription was disposed (RxSwift's order). When the source
+    ///   ends while it is being subscribed (a synchronous source), the order
+    ///   is RxSwift's too: the event hooks, the source subscription disposed,
+    ///   `onSubscribed`, then `onDispose`.
     /// - On a terminal event the order is: `onError`/`onCompleted`, the
     ///   event downstream, the source subscription disposed,
     ///   `afterError`/`afterCompleted`, `onDispose`.
@@ -73,8 +76,10 @@ extension ObservableType {
                 case .completed: try afterCompleted?()
                 }
             }
-            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+            let subscription = source.subscribe(AnyObserver(eventHandler: sink.on))
             onSubscribed?()
+            sink.setUpstream(subscription)
+            sink.subscribed()
             return sink
         }
     }
@@ -88,6 +93,11 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
     private var onDispose: (() -> Void)?
     /// The terminal event being delivered, whose after-hook is still to run.
     private var terminal: Event<Element>?
+    /// `true` once `subscribe` returned (and `onSubscribed` ran).
+    private var isSubscribed = false
+    /// `true` when the sink ended during the subscription: `onDispose` waits
+    /// for `subscribed()`.
+    private var disposedWhileSubscribing = false
 
     init(
         downstream: AnyObserver<Element>, onDispose: (() -> Void)?,
@@ -121,13 +131,25 @@ final class DoSink<Element>: Sink<Element>, @unchecked Sendable {
         }
     }
 
+    /// Called once the source subscription is stored and `onSubscribed`
+    /// ran: runs `onDispose` if the sink already ended meanwhile.
+    func subscribed() {
+        let onDispose: (() -> Void)? = lock.withLock {
+            isSubscribed = true
+            guard disposedWhileSubscribing else { return nil }
+            defer { self.onDispose = nil }
+            return self.onDispose
+        }
+        onDispose?()
+    }
+
     override func disposeResources() {
         let (terminal, onDispose) = lock.withLock {
             defer {
                 self.terminal = nil
-                self.onDispose = nil
+                if isSubscribed { self.onDispose = nil } else { disposedWhileSubscribing = true }
             }
-            return (self.terminal, self.onDispose)
+            return (self.terminal, isSubscribed ? self.onDispose : nil)
         }
         if let terminal { try? after(terminal) }
         onDispose?()

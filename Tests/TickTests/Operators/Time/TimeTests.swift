@@ -35,6 +35,41 @@ import TickTesting
         #expect(s3.start { Observable<Int>.never().delaySubscription(.milliseconds(30), scheduler: s3) }.events.isEmpty)
     }
 
+    // MARK: one event per scheduled action
+
+    @Test func subscribeOnSubscribesTheSourceItselfAndDisposesItOnTheScheduler() {
+        // As RxSwift: the source is not wrapped by asObservable(), so its subscription ends
+        // when the disposal scheduled on the scheduler runs (one frame later, with RxTest's
+        // processing delay), not at the terminal event.
+        let scheduler = TestScheduler(frame: .seconds(1), simulateProcessingDelay: true)
+        let xs = scheduler.createHotObservable([.completed(300, Int.self)])
+        let res = scheduler.start { xs.subscribe(on: scheduler) }
+        #expect(res.events == [.completed(300)])
+        #expect(xs.subscriptions == [Subscription(201, 301)])
+    }
+
+    @Test func observeOnDeliversOneEventPerScheduledAction() {
+        // RxSwift's observeOn forwards one event per action and schedules the next: with
+        // RxTest's processing delay, the completion comes one frame after the element.
+        let scheduler = TestScheduler(frame: .seconds(1), simulateProcessingDelay: true)
+        let res = scheduler.start { Observable.just(1).observe(on: scheduler) }
+        #expect(res.events == [.next(201, 1), .completed(202)])
+        let plain = TestScheduler()
+        #expect(plain.start { Observable.of(1, 2).observe(on: plain) }.events
+            == [.next(200, 1), .next(200, 2), .completed(200)])
+    }
+
+    @Test func delayDeliversOneEventPerScheduledAction() {
+        let scheduler = TestScheduler(frame: .seconds(1), simulateProcessingDelay: true)
+        let res = scheduler.start { Observable.just(1).delay(.seconds(2), scheduler: scheduler) }
+        #expect(res.events == [.next(202, 1), .completed(203)])
+        // Events due at different instants keep their exact times.
+        let spaced = TestScheduler(frame: .seconds(1), simulateProcessingDelay: true)
+        let xs = spaced.createHotObservable([.next(210, 1), .next(211, 2), .completed(212)])
+        #expect(spaced.start { xs.delay(.seconds(2), scheduler: spaced) }.events
+            == [.next(212, 1), .next(213, 2), .completed(214)])
+    }
+
     // MARK: timeout
 
     @Test func timeoutExactDeadlines() {

@@ -2,9 +2,9 @@ import Testing
 import Tick
 import TickTesting
 
-/// Operators that queue elements (`delay`, `zip`) over runs long enough for
-/// their queues to grow, drain and wrap around many times.
-@Suite(.checksResourceLeaks) struct QueueingOperatorTests {
+/// `delay` over runs long enough for its queue to grow, drain and wrap
+/// around many times.
+@Suite(.checksResourceLeaks) struct DelayQueueTests {
     @Test func delayKeepsEveryElementAndItsSpacingOverALongIrregularRun() {
         let scheduler = TestScheduler()
         // Bursts and gaps, so the pending queue grows to a few dozen elements
@@ -29,13 +29,5 @@ import TickTesting
         let res = scheduler.start(disposed: 260) { xs.delay(.milliseconds(30), scheduler: scheduler) }
         #expect(res.events == (0..<29).map { Recorded.next(TestTime(231 + $0), $0) })
         #expect(scheduler.pendingCount == 0)
-    }
-
-    @Test func zipPairsElementsInOrderWhenOneSideRunsFarAhead() {
-        let scheduler = TestScheduler()
-        let fast = scheduler.createHotObservable((0..<300).map { Recorded.next(TestTime(201 + $0), $0) })
-        let slow = scheduler.createHotObservable((0..<300).map { Recorded.next(TestTime(201 + 3 * $0), -$0) })
-        let res = scheduler.start(disposed: 5_000) { Observable.zip(fast, slow) { $0 + $1 } }
-        #expect(res.events == (0..<300).map { Recorded.next(TestTime(201 + 3 * $0), 0) })
     }
 }

@@ -74,6 +74,32 @@ import TickTesting
         #expect(completed.events == [.error(250, TestError(3))])
     }
 
+    @Test func doOrderWhenTheSourceEndsWhileBeingSubscribed() {
+        for fails in [false, true] {
+            var log: [String] = []
+            let source = Observable<Int>.create { observer in
+                log.append("source subscribed")
+                observer.onNext(0)
+                if fails { observer.onError(TestError(1)) } else { observer.onCompleted() }
+                return Disposables.create { log.append("source disposed") }
+            }
+            _ = source.do(
+                onNext: { _ in log.append("onNext") },
+                onError: { _ in log.append("onError") },
+                onCompleted: { log.append("onCompleted") },
+                onSubscribe: { log.append("onSubscribe") },
+                onSubscribed: { log.append("onSubscribed") },
+                onDispose: { log.append("onDispose") }
+            ).subscribe { _ in }
+            // RxSwift's order: onSubscribed after the source's subscribe returned (the
+            // source already disposed), onDispose last.
+            #expect(log == [
+                "onSubscribe", "source subscribed", "onNext", fails ? "onError" : "onCompleted",
+                "source disposed", "onSubscribed", "onDispose",
+            ])
+        }
+    }
+
     @Test func doDisposedMidStreamEmptyNever() {
         let scheduler = TestScheduler()
         let xs = scheduler.createHotObservable([.next(210, 2), .next(220, 3)])

@@ -2,11 +2,9 @@ import Testing
 import Tick
 import TickTesting
 
-/// The RxSwift-compatible forms of issue 12 that live with the operators:
-/// combineLatest/zip over any number of sources, the collection forms'
-/// typing, `ConnectableObservableType`, `multicast(_:selector:)` and typed
-/// `retry(when:)`.
-@Suite(.checksResourceLeaks) struct ParityAPITests {
+/// combineLatest and zip over any number of sources, and the collection
+/// forms' RxSwift typing.
+@Suite(.checksResourceLeaks) struct CombiningAritiesTests {
     // MARK: combineLatest and zip over any number of sources
 
     @Test func combineLatestOfTenSourcesOfMixedTypes() {
@@ -72,76 +70,5 @@ import TickTesting
         #expect(TestScheduler().start { arrays }.events == [.next(200, [1, 3]), .next(200, [2, 4]), .completed(200)])
         let latest: Observable<[String]> = Observable<String>.combineLatest([Observable.just("a"), Observable.just("b")])
         #expect(TestScheduler().start { latest }.events == [.next(200, ["a", "b"]), .completed(200)])
-    }
-
-    // MARK: ConnectableObservableType and multicast
-
-    /// A connectable of its own: a subject fed by the source on `connect()`.
-    struct ManualConnectable<Element>: ConnectableObservableType {
-        let source: Observable<Element>
-        let subject = PublishSubject<Element>()
-
-        func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable where Observer.Element == Element {
-            subject.subscribe(observer)
-        }
-
-        func connect() -> any Disposable { source.subscribe(subject) }
-    }
-
-    @Test func refCountWorksOnAnyConnectable() {
-        let scheduler = TestScheduler()
-        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3)])
-        let shared = ManualConnectable(source: xs.asObservable()).refCount()
-        let o1 = SharingTests.observe(shared, on: scheduler, from: 205, to: 225)
-        let o2 = SharingTests.observe(shared, on: scheduler, from: 215, to: 240)
-        scheduler.run()
-        #expect(o1.events == [.next(210, 1), .next(220, 2)])
-        #expect(o2.events == [.next(220, 2), .next(230, 3)])
-        #expect(xs.subscriptions == [Subscription(205, 240)])
-    }
-
-    @Test func multicastWithASelectorConnectsEachSubscription() {
-        let scheduler = TestScheduler()
-        let xs = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .completed(30)])
-        let factoryCalls = Locked(0)
-        let res = scheduler.start {
-            xs.multicast({ () -> PublishSubject<Int> in
-                factoryCalls.withLock { $0 += 1 }
-                return PublishSubject<Int>()
-            }, selector: { shared in Observable.zip(shared, shared.map { $0 * 10 }) { $0 + $1 } })
-        }
-        #expect(res.events == [.next(210, 11), .next(220, 22), .completed(230)])
-        #expect(xs.subscriptions == [Subscription(200, 230)])
-        #expect(factoryCalls.current == 1)
-    }
-
-    @Test func multicastWithASelectorFailsWhenAClosureThrows() {
-        let scheduler = TestScheduler()
-        let xs = scheduler.createColdObservable([.next(10, 1), .completed(30)])
-        let res = scheduler.start {
-            xs.multicast({ () -> PublishSubject<Int> in PublishSubject() }, selector: { _ -> Observable<Int> in throw TestError(7) })
-        }
-        #expect(res.events == [.error(200, TestError(7))])
-        #expect(xs.subscriptions.isEmpty)
-    }
-
-    // MARK: retry(when:) typed by error
-
-    enum Transient: Error, Equatable { case busy }
-
-    @Test func typedRetryWhenLetsErrorsOfOtherTypesThrough() {
-        let scheduler = TestScheduler()
-        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(1))])
-        let res = scheduler.start { xs.retry(when: { (errors: Observable<Transient>) in errors }) }
-        #expect(res.events == [.next(210, 1), .error(220, TestError(1))])
-        #expect(xs.subscriptions == [Subscription(200, 220)])
-    }
-
-    @Test func typedRetryWhenRetriesErrorsOfItsType() {
-        let scheduler = TestScheduler()
-        let xs = scheduler.createColdObservable([.next(10, 1), .error(20, Transient.busy)])
-        let res = scheduler.start { xs.retry(when: { (errors: Observable<Transient>) in errors.take(1) }) }
-        #expect(res.events == [.next(210, 1), .next(230, 1), .completed(240)])
-        #expect(xs.subscriptions == [Subscription(200, 220), Subscription(220, 240)])
     }
 }
