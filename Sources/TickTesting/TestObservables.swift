@@ -126,10 +126,10 @@ public final class HotObservable<Element>: TestableObservable<Element> {
     }
 
     /// Whether actions scheduled for `events`, in order, will run in that
-    /// order: their times never decrease, and the scheduler moves none of
-    /// them (with `simulateProcessingDelay`, an action due at `now` is moved
-    /// one frame on, possibly past a later one). A recording given out of
-    /// time order takes the other path, one closure per event.
+    /// order: their times never decrease (``TestScheduler/scheduleAt(_:action:)``
+    /// moves none of them: its times are absolute, even with
+    /// `simulateProcessingDelay`). A recording given out of time order takes
+    /// the other path, one closure per event.
     @inlinable
     static func actionsRunInSchedulingOrder(
         _ events: [Recorded<Event<Element>>], now: TestTime, on scheduler: TestScheduler
@@ -139,7 +139,7 @@ public final class HotObservable<Element>: TestableObservable<Element> {
             guard recorded.time >= previous else { return false }
             previous = recorded.time
         }
-        return !scheduler.simulateProcessingDelay || events.first.map { $0.time > now } ?? true
+        return true
     }
 
     @inlinable

@@ -224,10 +224,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Schedules `action` at frame time `time` (at ``now`` if that is in the past).
+    ///
+    /// The time is absolute, as RxTest's `scheduleAt`: `simulateProcessingDelay`
+    /// does not move it (it moves only work scheduled relative to now, as
+    /// RxTest's `adjustScheduledTime` does), so `start(created: 0, subscribed: 0,
+    /// disposed: 1000)` subscribes at 0, and a hot event due at the current
+    /// time runs at it.
     @discardableResult
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) -> any Disposable {
         let due = instant(for: time)
-        return enqueue(due: due, action)
+        return enqueue(due: due, processingDelay: false, action)
     }
 
     /// Runs `action` after `delay`, then every `period`.
@@ -263,11 +269,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Schedules at an absolute instant (now if nil), clamped to now (plus a
-    /// frame when simulating processing delay).
-    func enqueue(due: SchedulerInstant?, _ action: @escaping () -> Void) -> ScheduledEntry {
+    /// frame when simulating processing delay, unless `processingDelay` is
+    /// false: ``scheduleAt(_:action:)``).
+    func enqueue(due: SchedulerInstant?, processingDelay: Bool = true, _ action: @escaping () -> Void) -> ScheduledEntry {
         lock.lock()
         let key = state.enqueue(
-            due: due?.offset ?? state.current, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+            due: due?.offset ?? state.current, frame: frame,
+            simulateProcessingDelay: simulateProcessingDelay && processingDelay, action)
         let outsideADrive = state.isAdvancing ? nil : state.current
         lock.unlock()
         if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: max(now, due?.offset ?? now)) }

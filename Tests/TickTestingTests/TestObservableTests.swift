@@ -29,16 +29,20 @@ import TickTesting
         #expect(observer.events == [.next(210, "a"), .next(210, "a2"), .next(250, "b"), .next(300, "c"), .completed(400)])
     }
 
-    @Test func aHotEventAtTheCreationInstantIsMovedByTheProcessingDelayPastALaterOne() {
-        // RxTest's processing delay moves work due "now" one frame on, so the
-        // event at the creation instant runs after one half a frame later.
+    @Test func aHotEventAtTheCreationInstantIsNotMovedByTheProcessingDelay() {
+        // A hot observable's events are scheduled at absolute times, as
+        // RxTest's are (`scheduleAt`), and RxTest's processing delay moves
+        // only relative work: the event at the creation instant runs at it,
+        // before the one half a frame later. (Until 2026-11-26 Tick moved it
+        // one frame on, past the later one; RxSwift's InfallibleCombineLatest
+        // tests, ported, showed the difference.)
         let scheduler = TestScheduler(simulateProcessingDelay: true)
         let half = TestTime(frames: 0, remainder: scheduler.frame / 2)
         let xs = scheduler.createHotObservable([.next(0, "at creation"), .next(half, "half a frame later")])
         let observer = scheduler.createObserver(String.self)
         let subscription = xs.subscribe(observer)
         scheduler.run()
-        #expect(observer.events == [.next(half, "half a frame later"), .next(1, "at creation")])
+        #expect(observer.events == [.next(0, "at creation"), .next(half, "half a frame later")])
         subscription.dispose()
     }
 

@@ -331,3 +331,36 @@ import TickTesting
         #expect(observer.events.map { $0.value.element } == [0, 1, 2, 3, 4])
     }
 }
+
+/// `scheduleAt` is absolute, as RxTest's: `simulateProcessingDelay` moves only
+/// work scheduled relative to now (RxTest's `adjustScheduledTime`), so the
+/// RxTest scenario with `created: 0, subscribed: 0` subscribes at 0 (RxSwift's
+/// InfallibleCombineLatest tests, found by the ported suite). Before, an
+/// absolute time equal to now ran one frame later.
+@Suite struct AbsoluteSchedulingUnderProcessingDelayTests {
+    @Test func scheduleAtRunsAtItsTimeOrNowNeverAFrameLater() {
+        let scheduler = TestScheduler(initialClock: 0, frame: .seconds(1), simulateProcessingDelay: true)
+        var ranAt: [TestTime] = []
+        scheduler.scheduleAt(0) { ranAt.append(scheduler.clock) }
+        scheduler.scheduleAt(5) {
+            ranAt.append(scheduler.clock)
+            // In the past, and at now: both run now (time never goes back).
+            scheduler.scheduleAt(4) { ranAt.append(scheduler.clock) }
+            scheduler.scheduleAt(5) { ranAt.append(scheduler.clock) }
+            // Relative work still gets the processing delay: one frame on.
+            _ = Observable.just(1, scheduler: scheduler).subscribe(onNext: { _ in ranAt.append(scheduler.clock) })
+        }
+        scheduler.run()
+        #expect(ranAt == [0, 5, 5, 5, 6])
+    }
+
+    @Test func theRxTestScenarioFromZeroSubscribesAtZero() {
+        let scheduler = TestScheduler(initialClock: 0, frame: .seconds(1), simulateProcessingDelay: true)
+        let xs = scheduler.createHotObservable([.next(0, 1), .next(1, 2), .completed(3)])
+        let observer = scheduler.start(created: 0, subscribed: 0, disposed: 100) { xs.map { $0 * 10 } }
+        // The hot event at 0 was scheduled before the subscription, so it
+        // runs first at 0 and is missed, as in RxTest (scheduling order at a tie).
+        #expect(observer.events == [.next(1, 20), .completed(3)])
+        #expect(xs.subscriptions == [Subscription(0, 3)])
+    }
+}
