@@ -129,11 +129,7 @@ final class AsyncDriver: @unchecked Sendable {
         // Sleepers still listed (none while a sleeping task holds the
         // scheduler; defensive): unlinked one by one, not by a chain of
         // releases as deep as the list.
-        while let sleeper = sleepers {
-            sleepers = sleeper.next
-            sleeper.next = nil
-            sleeper.isListed = false
-        }
+        _ = sleepers.removeAll()
         runningJobSlot?.deallocate()
         // A driver that never had a root task (no async use, outside a task)
         // has nothing to remove: no need to take the routing table's lock.
@@ -617,7 +613,7 @@ final class AsyncDriver: @unchecked Sendable {
         jobs = []
         head = 0
         let limit = stallLimitStorage
-        let asleep = takeSleepersLocked()
+        let asleep = sleepers.removeAll()
         let site = lastSite.map { " (the call at \($0.fileID):\($0.line))" } ?? ""
         stallReportStorage =
             "a job of the async work this TestScheduler drives has not finished for \(limit.exactDescription) of real time, while the test waited for it\(site) (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence; its pending virtual sleeps threw CancellationError, new ones throw at once, and every later async advance or run fails without running anything."
@@ -676,7 +672,7 @@ final class AsyncDriver: @unchecked Sendable {
         lock.lock()
         let idle =
             !abandoned && heldRoot == nil && !draining && head == jobs.count && waiter == nil && entering == 0
-            && !advancing && pending > 0 && sleeperCount > 0
+            && !advancing && pending > 0 && sleepers.count > 0
         guard idle else {
             stuckSince = nil
             reportedStuck = false
@@ -694,12 +690,7 @@ final class AsyncDriver: @unchecked Sendable {
             return
         }
         reportedStuck = true
-        var asleep: [(deadline: SchedulerInstant, isRoot: Bool)] = []
-        var sleeper = sleepers
-        while let current = sleeper {
-            asleep.append((current.deadline, rootTasks.contains(current.task)))
-            sleeper = current.next
-        }
+        var asleep = sleepers.map { (deadline: $0.deadline, isRoot: rootTasks.contains($0.task)) }
         let site = lastSite ?? CallSite()
         let report = onStuckStorage
         lock.unlock()
@@ -717,11 +708,9 @@ final class AsyncDriver: @unchecked Sendable {
 
     // MARK: Virtual sleeps
 
-    /// The virtual sleeps in progress: a list linked through the sleepers
-    /// (under `lock`), so that a stall can wake them all (with an error) and
-    /// the stuck-test report can say what is pending.
-    private var sleepers: Sleeper?
-    private var sleeperCount = 0
+    /// The virtual sleeps in progress (under `lock`): a stall wakes them all
+    /// (with an error), the stuck-test report says what is pending.
+    private var sleepers = SleeperList()
 
     /// Lists `sleeper`; `false` after a stall (the sleep must not start).
     func addSleeper(_ sleeper: Sleeper) -> Bool {
@@ -730,11 +719,7 @@ final class AsyncDriver: @unchecked Sendable {
             lock.unlock()
             return false
         }
-        sleeper.next = sleepers
-        sleepers?.previous = sleeper
-        sleepers = sleeper
-        sleeper.isListed = true
-        sleeperCount += 1
+        sleepers.insert(sleeper)
         let watch = !watched
         watched = true
         lock.unlock()
@@ -745,34 +730,10 @@ final class AsyncDriver: @unchecked Sendable {
     /// Unlists `sleeper` (once it is woken or cancelled).
     func removeSleeper(_ sleeper: Sleeper) {
         lock.lock()
-        guard sleeper.isListed else {
-            lock.unlock()
-            return
-        }
-        sleeper.isListed = false
-        sleeperCount -= 1
-        if let previous = sleeper.previous { previous.next = sleeper.next } else { sleepers = sleeper.next }
-        sleeper.next?.previous = sleeper.previous
-        let next = sleeper.next
-        sleeper.next = nil
-        sleeper.previous = nil
+        let next = sleepers.remove(sleeper)
         lock.unlock()
         // The list's reference goes out of the lock.
         withExtendedLifetime(next) {}
-    }
-
-    /// Takes every listed sleeper out of the list (under `lock`).
-    private func takeSleepersLocked() -> [Sleeper] {
-        var taken: [Sleeper] = []
-        while let sleeper = sleepers {
-            sleepers = sleeper.next
-            sleeper.next = nil
-            sleeper.previous = nil
-            sleeper.isListed = false
-            taken.append(sleeper)
-        }
-        sleeperCount = 0
-        return taken
     }
 
     /// Reports a virtual-clock sleep made by a task this driver does not
