@@ -6,7 +6,9 @@
 # function tick_measured_region, after one untimed warm-up), and prints
 # instructions per operation beside the budget. It fails when a scenario exceeds
 # its budget by more than 10%. Instruction counts do not depend on the machine's
-# load, so the gate is stable where wall time is not.
+# load, so the gate is stable where wall time is not. A line may name the
+# scenario's floors (a fourth column): the gate then prints the scenario's
+# ratio to each, and runs those floors too when scenarios are named below.
 #
 #   Benchmarks/gate.sh              # build (release), then check every budget
 #   Benchmarks/gate.sh --no-build   # use the existing .build/release binary
