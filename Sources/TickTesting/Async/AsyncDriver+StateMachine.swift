@@ -5,8 +5,9 @@
 // says (resuming, running and handing on jobs outside the lock). So every
 // transition can be tested without threads (AsyncDriverStateMachineTests).
 //
-// Generic over the job and the waiter so that the tests can use plain
-// values; the driver uses `AsyncDriver.Pending` and a continuation.
+// Generic over the job, the waiter and the iteration so that the tests can
+// use plain values; the driver uses `AsyncDriver.Pending`, a continuation
+// and Tick's `AwaitedIteration`.
 
 /// A job as the state machine sees it: where it runs, and its address (a
 /// task is its own job, so a root's job has the root's address).
@@ -28,10 +29,13 @@ extension AsyncDriver {
     ///   A hold that began meanwhile takes effect when the drain ends.
     /// - `stalled`: final. No job is queued, no waiter, no sleeper listed;
     ///   every job goes to the runtime, every sleep and advance fails.
+    /// - An iteration of an observable's `values` that waits while this
+    ///   driver drives it is listed until it resumes; if the scheduler goes
+    ///   away with work pending, each listed one is ended with an error.
     /// - A waiter exists only in `holding` (jobs queued) or `draining`, and
     ///   is resumed exactly once: by the drain reaching quiescence, by the
     ///   step budget, or by a stall.
-    struct StateMachine<Job: DriverJob, Waiter> {
+    struct StateMachine<Job: DriverJob, Waiter, Iteration: AnyObject> {
         enum State {
             /// Nothing queued, nothing running, nobody outside.
             case idle
@@ -86,6 +90,8 @@ extension AsyncDriver {
         private(set) var entering = 0
         /// The virtual sleeps in progress.
         private(set) var sleepers = SleeperList()
+        /// The iterations of `values` waiting for an element.
+        private(set) var iterations: [Iteration] = []
         /// The watchdog watches this driver (it is told once).
         private var watched = false
         /// Failures reported once per driver.
@@ -392,11 +398,11 @@ extension AsyncDriver {
         // MARK: A stuck test
 
         /// The watchdog's tick: `true` once per episode when the driver has
-        /// sat idle, with sleeps listed, nothing advancing and `pending`
+        /// sat idle, with sleeps or `values` iterations waiting, nothing advancing and `pending`
         /// entries unchanged, for `delay`.
         mutating func checkStuck(now: ContinuousClock.Instant, advancing: Bool, pending: Int, delay: Duration) -> Bool {
             let idle: Bool
-            if case .idle = state { idle = entering == 0 && !advancing && pending > 0 && sleepers.count > 0 } else { idle = false }
+            if case .idle = state { idle = entering == 0 && !advancing && pending > 0 && (sleepers.count > 0 || !iterations.isEmpty) } else { idle = false }
             guard idle else {
                 stuckSince = nil
                 reported.remove(.stuck)
@@ -445,7 +451,28 @@ extension AsyncDriver {
             return true
         }
 
+        // MARK: Iterations of an observable's values
+
+        /// An iteration driven here waits for its next element.
+        mutating func iterationWaits(_ iteration: Iteration) {
+            iterations.append(iteration)
+        }
+
+        /// It got its element (or its end).
+        mutating func iterationResumed(_ iteration: Iteration) {
+            if let index = iterations.lastIndex(where: { $0 === iteration }) { iterations.remove(at: index) }
+        }
+
         // MARK: The scheduler goes away
+
+        /// The scheduler is deallocated with `pending` scheduled actions:
+        /// they go with it, so an iteration still waiting would wait
+        /// forever. Returns those to end with an error (and report), none if
+        /// nothing was pending.
+        mutating func schedulerReleased(pending: Int) -> [Iteration] {
+            defer { iterations = [] }
+            return pending > 0 ? iterations : []
+        }
 
         /// What the driver still has when it is deallocated: the queued jobs
         /// (handed to the runtime: their tasks wait for them) and the

@@ -8,7 +8,7 @@ import Musl
 import Dispatch
 import Foundation
 import Synchronization
-import Tick
+@_spi(TickInternals) import Tick
 
 /// Runs the async work one TestScheduler drives, one job at a time, and
 /// tells the scheduler's async `advance`/`run` when nothing is left to run.
@@ -47,7 +47,7 @@ final class AsyncDriver: @unchecked Sendable {
     /// The driver's state and its transitions (under `lock`; in `deinit`
     /// alone). @exclusivity(unchecked): the lock makes every access
     /// exclusive.
-    @exclusivity(unchecked) private var machine = StateMachine<Pending, UnsafeContinuation<Outcome, Never>>()
+    @exclusivity(unchecked) private var machine = StateMachine<Pending, UnsafeContinuation<Outcome, Never>, AwaitedIteration>()
 
     /// A task that switched executors in the job the non-main drain is
     /// running (see `takeSwitch`), and the address of that job.
@@ -102,6 +102,7 @@ final class AsyncDriver: @unchecked Sendable {
         lastSite = site
         creationSite = site
         live.store(true, ordering: .releasing)
+        Self.watchesIterations
         // Outside a task (a command-line tool, a benchmark) there is nothing
         // to drive yet (the hooks went in at load, or go in at the first
         // async use where the load-time initializer did not run).
@@ -136,7 +137,41 @@ final class AsyncDriver: @unchecked Sendable {
     private let live = Atomic<Bool>(false)
 
     /// Called by the scheduler's deinit: no job is routed here from now on.
-    func schedulerGone() { live.store(false, ordering: .releasing) }
+    /// An iteration of an observable's `values` that a task this driver
+    /// drives is still awaiting, with `pending` actions going away with the
+    /// scheduler, would wait forever: it is reported, and ends with
+    /// `TestSchedulerReleasedError`.
+    func schedulerGone(pending: Int) {
+        live.store(false, ordering: .releasing)
+        let (stranded, site) = lock.withLock { (machine.schedulerReleased(pending: pending), lastSite) }
+        guard !stranded.isEmpty else { return }
+        let created = creationSite.map { " (created at \($0.fileID):\($0.line))" } ?? ""
+        let what = stranded.count == 1 ? "a task it drove was" : "\(stranded.count) tasks it drove were"
+        TestFailureReporter.fail(
+            "A TestScheduler\(created) was released while \(what) still awaiting an observable's `values` (\(pending) scheduled action\(pending == 1 ? "" : "s") went away with it, so the next element would never come). The iteration throws TestSchedulerReleasedError instead of waiting forever. Keep the scheduler until the task is done: advance it until the loop ends, or cancel the task (or dispose the source) and await it before the scheduler goes out of scope; see Docs/AsyncAwait.md, \"What escapes\".",
+            at: site ?? CallSite())
+        for iteration in stranded { iteration.finish(throwing: TestSchedulerReleasedError(pending: pending)) }
+    }
+
+    /// Tells Tick's `values` iterations to say when they wait (once).
+    private static let watchesIterations: Void = {
+        _ = AwaitedIteration.observer.storeIfNil(
+            AwaitedIteration.Observer { iteration in
+                guard let driver = AsyncDriver.drivingCurrentContext else { return nil }
+                driver.lock.withLock { driver.machine.iterationWaits(iteration) }
+                return { driver.lock.withLock { driver.machine.iterationResumed(iteration) } }
+            })
+    }()
+
+    /// The live driver the calling code runs under: inside one of its jobs,
+    /// or in one of its root tasks.
+    private static var drivingCurrentContext: AsyncDriver? {
+        if let current = JobRouting.currentDriver { return current.isLive ? current : nil }
+        guard let task = JobRouting.currentTaskAddress,
+            JobRouting.roots.filter.load(ordering: .acquiring) & JobRouting.Roots.bit(task) != 0
+        else { return nil }
+        return JobRouting.roots.driver(task: task, job: 0)
+    }
 
     /// `true` if the runtime hooks are installed (the driver can drive anything).
     var isActive: Bool { JobRouting.installation.isActive }
@@ -537,6 +572,7 @@ final class AsyncDriver: @unchecked Sendable {
         }
         let roots = machine.roots
         var asleep = machine.sleepers.map { (deadline: $0.deadline, isRoot: roots.contains($0.task)) }
+        let iterations = machine.iterations.count
         let site = lastSite ?? CallSite()
         let report = onStuckStorage
         lock.unlock()
@@ -546,6 +582,9 @@ final class AsyncDriver: @unchecked Sendable {
         }
         if asleep.count > 5 { lines.append("  - \(asleep.count - 5) more sleeps, the last due at \(scheduler.testTime(for: asleep[asleep.count - 1].deadline))") }
         let others = pending - asleep.count
+        if iterations > 0 {
+            lines.append("  - \(iterations == 1 ? "an iteration" : "\(iterations) iterations") of an observable's `values` by a task the scheduler drives, waiting for an element")
+        }
         if others > 0 { lines.append("  - \(others) scheduled action\(others == 1 ? "" : "s") (Rx timers, schedule(...))") }
         report(
             "\(site.filePath):\(site.line): warning: Tick: this test looks stuck. Its TestScheduler (created, or last advanced, here) has had virtual work pending at virtual time \(scheduler.clock) for \(Self.stuckReportDelay.exactDescription) of real time, with no advance or run in progress and every task it drives waiting:\n\(lines.joined(separator: "\n"))\nVirtual time moves only when the test moves it: call `await scheduler.advance(by:)`, `advance(to:)` or `run()` before awaiting what virtual time wakes (a task's value, a sleep on virtualClock). Tick does not fail the test for this: it cannot tell a stuck test from one waiting for real work (Docs/AsyncAwait.md, \"A stuck test\")."

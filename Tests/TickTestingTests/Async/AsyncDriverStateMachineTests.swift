@@ -10,7 +10,9 @@ import Testing
         var address: UInt
     }
 
-    typealias Machine = AsyncDriver.StateMachine<Job, String>
+    final class Iteration {}
+
+    typealias Machine = AsyncDriver.StateMachine<Job, String, Iteration>
 
     static let root: UInt = 0xA0
     static let t0 = ContinuousClock.now
@@ -540,5 +542,25 @@ import Testing
             let result = machine.checkStuck(now: Self.t0 + .seconds(5), advancing: false, pending: 1, delay: .zero)
             #expect(!result)
         }
+    }
+
+    // MARK: the scheduler goes away
+
+    @Test func iterationsStillWaitingWhenTheSchedulerGoesWithWorkPendingAreEnded() {
+        let (waiting, resumed) = (Iteration(), Iteration())
+        var machine = Self.draining([Job(address: 1)])
+        machine.iterationWaits(waiting)
+        machine.iterationWaits(resumed)
+        machine.iterationResumed(resumed)
+        let ended = machine.schedulerReleased(pending: 1)
+        #expect(ended.count == 1 && ended[0] === waiting)
+        #expect(machine.iterations.isEmpty)
+    }
+
+    @Test func nothingPendingEndsNoIteration() {
+        var machine = Machine()
+        machine.iterationWaits(Iteration())
+        #expect(machine.schedulerReleased(pending: 0).isEmpty)
+        #expect(machine.iterations.isEmpty)
     }
 }
