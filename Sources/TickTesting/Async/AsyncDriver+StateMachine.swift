@@ -43,8 +43,8 @@ extension AsyncDriver {
             case holding(Holding)
             /// A drain is scheduled or running.
             case draining(Draining)
-            /// Gave up after a stall (final), with the stall's report.
-            case stalled(report: String)
+            /// Gave up after a stall (final; `stallReport` says why).
+            case stalled
         }
 
         /// A root that was running outside the driver when it registered.
@@ -75,6 +75,10 @@ extension AsyncDriver {
         }
 
         private(set) var state: State = .idle
+        /// What the stall was (set when the machine enters `stalled`).
+        /// Kept out of the state so that the state is a trivial value,
+        /// copied without reference counting on every event.
+        private(set) var stallReport: String?
 
         /// The jobs waiting to run, in enqueue order (`head` is the next).
         private var jobs: [Job] = []
@@ -98,8 +102,12 @@ extension AsyncDriver {
         private var reported: Reported = []
         // The watchdog's view: the stall and the stuck test.
         private var stallMark: UInt64 = 0
-        private var quietSince: ContinuousClock.Instant?
-        private var stuckSince: ContinuousClock.Instant?
+        // Real time as a `Duration` since a fixed instant (the driver's
+        // `epoch`), not a `ContinuousClock.Instant`: that type is resilient,
+        // and one field of it would make the whole machine a type of
+        // unknown layout, read through the runtime at every event.
+        private var quietSince: Duration?
+        private var stuckSince: Duration?
         private var stuckMark: (completed: UInt64, pending: Int) = (0, -1)
 
         struct Reported: OptionSet {
@@ -113,11 +121,6 @@ extension AsyncDriver {
         var isStalled: Bool {
             if case .stalled = state { return true }
             return false
-        }
-
-        var stallReport: String? {
-            if case .stalled(let report) = state { return report }
-            return nil
         }
 
         /// Nothing queued.
@@ -318,7 +321,11 @@ extension AsyncDriver {
         /// Before suspending: is there anything to wait for? `inDriver`: the
         /// caller runs inside one of this driver's jobs (it is the job that
         /// is running, not one to wait for).
-        func quiescenceNow(inDriver: Bool) -> Outcome? {
+        ///
+        /// `mutating` though it changes nothing: called on the driver's
+        /// stored machine, a non-mutating method would copy the whole
+        /// machine first (measured: about 600 instructions a call).
+        mutating func quiescenceNow(inDriver: Bool) -> Outcome? {
             switch state {
             case .stalled: return .abandoned
             case .draining: return queueIsEmpty && inDriver ? .quiet : nil
@@ -371,7 +378,7 @@ extension AsyncDriver {
         /// The watchdog's tick: a wait (an advance, or a caller entering)
         /// that has seen no job finish for `limit` gives up. `report` makes
         /// the stall's message (the state keeps it).
-        mutating func checkStall(now: ContinuousClock.Instant, limit: Duration, report: () -> String) -> StallAction {
+        mutating func checkStall(now: Duration, limit: Duration, report: () -> String) -> StallAction {
             let waiter: Waiter?
             switch state {
             case .holding(let holding): waiter = holding.waiting?.waiter
@@ -391,7 +398,8 @@ extension AsyncDriver {
             let queued = Array(jobs[head...])
             jobs = []
             head = 0
-            state = .stalled(report: report())
+            state = .stalled
+            stallReport = report()
             return .abandon(queued: queued, sleepers: sleepers.removeAll(), waiter: waiter)
         }
 
@@ -400,7 +408,7 @@ extension AsyncDriver {
         /// The watchdog's tick: `true` once per episode when the driver has
         /// sat idle, with sleeps or `values` iterations waiting, nothing advancing and `pending`
         /// entries unchanged, for `delay`.
-        mutating func checkStuck(now: ContinuousClock.Instant, advancing: Bool, pending: Int, delay: Duration) -> Bool {
+        mutating func checkStuck(now: Duration, advancing: Bool, pending: Int, delay: Duration) -> Bool {
             let idle: Bool
             if case .idle = state { idle = entering == 0 && !advancing && pending > 0 && (sleepers.count > 0 || !iterations.isEmpty) } else { idle = false }
             guard idle else {

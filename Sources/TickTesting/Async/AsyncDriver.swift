@@ -44,10 +44,23 @@ final class AsyncDriver: @unchecked Sendable {
 
     private let lock = Lock()
 
+    typealias Machine = StateMachine<Pending, UnsafeContinuation<Outcome, Never>, AwaitedIteration>
+
     /// The driver's state and its transitions (under `lock`; in `deinit`
-    /// alone). @exclusivity(unchecked): the lock makes every access
-    /// exclusive.
-    @exclusivity(unchecked) private var machine = StateMachine<Pending, UnsafeContinuation<Outcome, Never>, AwaitedIteration>()
+    /// alone). It lives behind a pointer allocated once, as TestScheduler's
+    /// state does: every access is exclusive by the lock, so none pays a
+    /// dynamic exclusivity check, and a query borrows the machine instead
+    /// of copying it.
+    private let machineStorage: UnsafeMutablePointer<Machine> = {
+        let storage = UnsafeMutablePointer<Machine>.allocate(capacity: 1)
+        storage.initialize(to: Machine())
+        return storage
+    }()
+
+    private var machine: Machine {
+        unsafeAddress { UnsafePointer(machineStorage) }
+        unsafeMutableAddress { machineStorage }
+    }
 
     /// A task that switched executors in the job the non-main drain is
     /// running (see `takeSwitch`), and the address of that job.
@@ -126,6 +139,8 @@ final class AsyncDriver: @unchecked Sendable {
         // when the scheduler went away) belong to tasks that are waiting for
         // them: hand them to the runtime, never drop them.
         for pending in queued { pending.forward() }
+        machineStorage.deinitialize(count: 1)
+        machineStorage.deallocate()
     }
 
     /// `true` while the scheduler is alive: only then are jobs routed here.
@@ -473,37 +488,61 @@ final class AsyncDriver: @unchecked Sendable {
         // its return to its own isolation is then enqueued from inside this
         // driver's job, so it comes back here too. From then on the caller
         // runs inside the driver, never beside the jobs it starts.
-        let inDriver = JobRouting.isCurrentDriver(self)
-        if !inDriver {
-            let action = lock.withLock { machine.willEnter() }
-            if case .enter(let watch) = action {
-                if watch { Watchdog.shared.watch(self) }
-                await entrance.visit()
-                lock.withLock { machine.didEnter() }
-            }
+        if !JobRouting.isCurrentDriver(self), willEnter() {
+            await entrance.visit()
+            didEnter()
         }
-        lock.lock()
         // Inside one of this driver's jobs with nothing queued, the caller
         // is the only work there is: already quiescent.
-        if let outcome = machine.quiescenceNow(inDriver: JobRouting.isCurrentDriver(self)) {
-            lock.unlock()
-            return outcome
-        }
-        lock.unlock()
+        if let outcome = quiescenceNow() { return outcome }
         return await withUnsafeContinuation(isolation: #isolation) { continuation in
-            lock.lock()
-            switch machine.wait(continuation, budget: budget) {
-            case .resume(let waiting, let outcome):
-                lock.unlock()
-                waiting.resume(returning: outcome)
-            case .waiting(let watch):
-                lock.unlock()
-                if watch { Watchdog.shared.watch(self) }
-            }
+            wait(continuation, budget: budget)
+        }
+    }
+
+    // The steps of `quiescence`, each a synchronous function: the machine
+    // is never touched from the async function's own frame (which would
+    // copy it there, and instantiate its generic metadata at run time).
+
+    /// `true` if the caller is to step into the driver.
+    private func willEnter() -> Bool {
+        lock.lock()
+        let action = machine.willEnter()
+        lock.unlock()
+        guard case .enter(let watch) = action else { return false }
+        if watch { Watchdog.shared.watch(self) }
+        return true
+    }
+
+    private func didEnter() {
+        lock.lock()
+        machine.didEnter()
+        lock.unlock()
+    }
+
+    private func quiescenceNow() -> Outcome? {
+        lock.lock()
+        let outcome = machine.quiescenceNow(inDriver: JobRouting.isCurrentDriver(self))
+        lock.unlock()
+        return outcome
+    }
+
+    private func wait(_ continuation: UnsafeContinuation<Outcome, Never>, budget: Int) {
+        lock.lock()
+        switch machine.wait(continuation, budget: budget) {
+        case .resume(let waiting, let outcome):
+            lock.unlock()
+            waiting.resume(returning: outcome)
+        case .waiting(let watch):
+            lock.unlock()
+            if watch { Watchdog.shared.watch(self) }
         }
     }
 
     // MARK: Stalls
+
+    /// The real time the state machine counts from (see its `quietSince`).
+    private static let epoch = ContinuousClock.now
 
     /// Called by the watchdog: gives up if a wait has seen no job finish for
     /// the stall limit.
@@ -511,7 +550,7 @@ final class AsyncDriver: @unchecked Sendable {
         lock.lock()
         let limit = stallLimitStorage
         let site = lastSite.map { " (the call at \($0.fileID):\($0.line))" } ?? ""
-        let action = machine.checkStall(now: now, limit: limit) {
+        let action = machine.checkStall(now: now - Self.epoch, limit: limit) {
             "a job of the async work this TestScheduler drives has not finished for \(limit.exactDescription) of real time, while the test waited for it\(site) (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence; its pending virtual sleeps threw CancellationError, new ones throw at once, and every later async advance or run fails without running anything."
         }
         lock.unlock()
@@ -566,7 +605,7 @@ final class AsyncDriver: @unchecked Sendable {
         guard let scheduler, isLive else { return }
         let (advancing, pending) = scheduler.lock.withLock { (scheduler.state.isAdvancing, scheduler.state.pending) }
         lock.lock()
-        guard machine.checkStuck(now: now, advancing: advancing, pending: pending, delay: Self.stuckReportDelay) else {
+        guard machine.checkStuck(now: now - Self.epoch, advancing: advancing, pending: pending, delay: Self.stuckReportDelay) else {
             lock.unlock()
             return
         }
