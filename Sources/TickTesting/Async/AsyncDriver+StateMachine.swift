@@ -118,10 +118,9 @@ extension AsyncDriver {
             static var stuck: Reported { Reported(rawValue: 8) }
         }
 
-        var isStalled: Bool {
-            if case .stalled = state { return true }
-            return false
-        }
+        /// `state` is `stalled` (stored: the driver reads it in its drain,
+        /// and a computed property would copy the machine there).
+        private(set) var isStalled = false
 
         /// Nothing queued.
         var queueIsEmpty: Bool { head == jobs.count }
@@ -399,6 +398,7 @@ extension AsyncDriver {
             jobs = []
             head = 0
             state = .stalled
+            isStalled = true
             stallReport = report()
             return .abandon(queued: queued, sleepers: sleepers.removeAll(), waiter: waiter)
         }

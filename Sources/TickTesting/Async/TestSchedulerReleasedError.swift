@@ -4,12 +4,17 @@
 /// escapes"). The release is also reported as a test failure.
 ///
 /// ```swift
+/// var task: Task<Int?, any Error>?
 /// do {
 ///     let scheduler = TestScheduler()
-///     let ticks = Observable<Int>.interval(.seconds(1), scheduler: scheduler).values
-///     task = Task { for try await tick in ticks { print(tick) } }
+///     let timer = Observable<Int>.timer(.seconds(1), scheduler: scheduler)
+///     let iterator = timer.values.makeAsyncIterator()  // holds no scheduler
+///     task = Task {
+///         var iterator = iterator
+///         return try await iterator.next()
+///     }
 ///     await scheduler.advance(by: .milliseconds(1))
-/// }   // the scheduler goes here: the loop throws TestSchedulerReleasedError
+/// }   // the scheduler goes here: a failure, and next() throws this error
 /// ```
 public struct TestSchedulerReleasedError: Error, CustomStringConvertible {
     /// The scheduled actions that went away with the scheduler.
