@@ -20,7 +20,8 @@ extension AsyncDriver {
     /// The driver's states and transitions (Docs/AsyncAwait.md, "The
     /// driver's states").
     ///
-    /// Invariants (checked by the tests after each event):
+    /// Invariants (`brokenInvariant` checks them; the tests ask it after
+    /// the events they send):
     /// - `idle`: no job queued, no waiter, no hold. An enqueue starts a drain.
     /// - `holding`: a root runs outside the driver; jobs queue up, none runs,
     ///   no drain is scheduled. A waiter waits only if jobs are queued.
@@ -124,6 +125,27 @@ extension AsyncDriver {
 
         /// Nothing queued.
         var queueIsEmpty: Bool { head == jobs.count }
+
+        /// The first invariant above that does not hold, if any (for the
+        /// tests).
+        var brokenInvariant: String? {
+            if head > jobs.count { return "the queue's head is past its end" }
+            switch state {
+            case .idle:
+                if !queueIsEmpty { return "idle with jobs queued" }
+                if isStalled { return "idle but marked stalled" }
+            case .holding(let holding):
+                if holding.waiting != nil && queueIsEmpty { return "holding a waiter with nothing queued" }
+                if isStalled { return "holding but marked stalled" }
+            case .draining:
+                if isStalled { return "draining but marked stalled" }
+            case .stalled:
+                if !isStalled || stallReport == nil { return "stalled without its report" }
+                if !queueIsEmpty { return "stalled with jobs queued" }
+                if sleepers.count > 0 { return "stalled with sleepers listed" }
+            }
+            return nil
+        }
 
         /// The hold in force or pending, if any.
         var hold: Hold? {

@@ -17,9 +17,10 @@ import Testing
     static let root: UInt = 0xA0
     static let t0 = Duration.seconds(100)
 
-    /// The state's name, for comparisons.
+    /// The state's name, for comparisons; checks the invariants on the way.
     static func name(_ machine: Machine) -> String {
-        switch machine.state {
+        #expect(machine.brokenInvariant == nil)
+        return switch machine.state {
         case .idle: "idle"
         case .holding: "holding"
         case .draining: "draining"
@@ -340,6 +341,7 @@ import Testing
         #expect(sleepers.isEmpty)
         #expect(waiter == "advance")
         #expect(machine.stallReport == "stall")
+        #expect(Self.name(machine) == "stalled")
     }
 
     @Test func aJobFinishingRestartsTheStallClock() {
@@ -438,6 +440,7 @@ import Testing
             return
         }
         #expect(machine.stallReport == "stall")
+        #expect(Self.name(machine) == "stalled")
     }
 
     @Test func afterAStallSleepsAreRefusedAndReportedOnce() {
@@ -467,6 +470,7 @@ import Testing
             #expect(result == .none)
         }
         #expect(machine.stallReport == "stall")
+        #expect(Self.name(machine) == "stalled")
     }
 
     // MARK: stray events (never a crash)
