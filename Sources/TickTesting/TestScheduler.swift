@@ -132,8 +132,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     deinit {
         // Work the test scheduled and never drove: a hint (never a failure).
         hintAboutUndrivenWork()
-        // Async work is no longer routed to this scheduler's driver.
-        asyncDriver.schedulerGone()
+        // Async work is no longer routed to this scheduler's driver (which
+        // ends the `values` iterations its tasks still await on it).
+        asyncDriver.schedulerGone(pending: state.pending)
         // Work still pending goes with the scheduler: no longer a live resource.
         counter.decrement(by: pendingCount)
         storage.deinitialize(count: 1)

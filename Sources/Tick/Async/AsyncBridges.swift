@@ -53,6 +53,8 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
         private let ended: ObservableEnded
         /// `true` once this iterator returned `nil` or threw.
         private var finished = false
+        /// Ends the stream with an error (see `AwaitedIteration`).
+        private let awaited: AwaitedIteration
 
         init(source: Observable<Element>) {
             let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
@@ -76,6 +78,15 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
             let disposable = UncheckedSendableBox(value: subscription)
             continuation.onTermination = { _ in disposable.value.dispose() }
             elements = stream.makeAsyncIterator()
+            awaited = AwaitedIteration { sendable.value.finish(throwing: $0) }
+        }
+
+        /// Tells TickTesting (if linked) that the task waits for the next
+        /// element; the returned closure says it no longer does.
+        @inline(__always)
+        private func willAwait() -> (@Sendable () -> Void)? {
+            guard let observer = AwaitedIteration.observer.load() else { return nil }
+            return observer.willAwait(awaited)
         }
 
         /// The next element, `nil` at the end; throws the observable's error,
@@ -83,6 +94,8 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
         /// observable ended.
         public mutating func next() async throws -> Element? {
             guard !finished else { return nil }
+            let awaiting = willAwait()
+            defer { awaiting?() }
             do {
                 return try ending(await elements.next())
             } catch {
@@ -94,6 +107,8 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
         /// The next element, on the caller's actor.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
             guard !finished else { return nil }
+            let awaiting = willAwait()
+            defer { awaiting?() }
             do {
                 return try ending(await elements.next(isolation: actor))
             } catch {
@@ -109,6 +124,34 @@ public struct ObservableValues<Element: Sendable>: AsyncSequence {
             finished = true
             if ended.flag.load(ordering: .acquiring) { return nil }
             throw CancellationError()
+        }
+    }
+}
+
+/// An iteration of ``ObservableType/values`` waiting for its next element,
+/// as a test scheduler sees it: TickTesting ends the iterations that wait on
+/// a `TestScheduler` released under them, with an error, instead of letting
+/// them wait forever (Docs/AsyncAwait.md, "What escapes").
+@_spi(TickInternals)
+public final class AwaitedIteration: Sendable {
+    private let end: @Sendable (any Error) -> Void
+
+    init(end: @escaping @Sendable (any Error) -> Void) { self.end = end }
+
+    /// Ends the iteration: its pending (or next) `next()` throws `error`.
+    public func finish(throwing error: any Error) { end(error) }
+
+    /// Who is told when an iteration waits (set once, by TickTesting).
+    public static let observer = AtomicLazyReference<Observer>()
+
+    /// Told when an iteration is about to wait for its next element.
+    public final class Observer: Sendable {
+        /// Returns what to call once the iteration no longer waits, or nil.
+        public let willAwait: @Sendable (AwaitedIteration) -> (@Sendable () -> Void)?
+
+        /// An observer calling `willAwait`.
+        public init(willAwait: @escaping @Sendable (AwaitedIteration) -> (@Sendable () -> Void)?) {
+            self.willAwait = willAwait
         }
     }
 }

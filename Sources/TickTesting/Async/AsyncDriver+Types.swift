@@ -18,8 +18,21 @@ extension AsyncDriver {
         case abandoned
     }
 
+    /// What ended a hold (kept for the tests: `holdReleases`).
+    enum HoldRelease: Equatable {
+        /// The root awaited an async advance/run of this scheduler.
+        case awaited
+        /// The root suspended and was resumed (its job came to the driver).
+        case resumed
+        /// The root's job ended: it suspended on something else.
+        case jobEnded
+        /// The root runs in a job Tick did not start, so Tick cannot see it
+        /// suspend: its first held job ended the hold, with a failure.
+        case untracked
+    }
+
     /// A job the driver holds: what it needs to run it, or to hand it on.
-    struct Pending {
+    struct Pending: DriverJob {
         let job: UnownedJob
         let toMain: Bool
         /// The runtime's executor for a global job (main-actor jobs go to
@@ -29,6 +42,8 @@ extension AsyncDriver {
         /// A job of `DriverEntrance` (a caller stepping into the driver): it
         /// runs isolated to that executor.
         var entrance: UnownedSerialExecutor? = nil
+
+        var address: UInt { JobRouting.address(of: job) }
 
         /// Hands the job to the runtime instead of running it here.
         func forward() {

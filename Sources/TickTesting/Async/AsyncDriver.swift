@@ -8,7 +8,7 @@ import Musl
 import Dispatch
 import Foundation
 import Synchronization
-import Tick
+@_spi(TickInternals) import Tick
 
 /// Runs the async work one TestScheduler drives, one job at a time, and
 /// tells the scheduler's async `advance`/`run` when nothing is left to run.
@@ -26,19 +26,32 @@ import Tick
 ///
 /// One task is not run by the driver at first: the root that created the
 /// scheduler, until its first `await`. While it runs outside, the jobs it
-/// starts are held (see `heldRoot`), so they never run alongside it. A root
+/// starts are held (the `holding` state), so they never run alongside it. A root
 /// that runs where Tick cannot see its jobs end is reported instead (see
 /// `reportRootOutside`).
 final class AsyncDriver: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock` (or, for
-    // `switched` and `switchingJob`, touched only by its drain's thread);
-    // `live` is atomic; `scheduler` is a weak reference (atomic on its own).
+    // `switched`, `switchingJob` and `runningJobSlot`, touched only by its
+    // drain's thread); `live` is atomic; `scheduler` is a weak reference
+    // (atomic on its own).
+    //
+    // What the driver decides lives in `machine` (AsyncDriver+StateMachine.swift):
+    // this class takes the lock, asks the machine, and does what it says.
 
     /// The scheduler this driver belongs to; the driver takes no jobs once
     /// it is gone.
     weak var scheduler: TestScheduler?
 
     private let lock = Lock()
+
+    typealias Machine = StateMachine<Pending, UnsafeContinuation<Outcome, Never>, AwaitedIteration>
+
+    /// The driver's state and its transitions (under `lock`; in `deinit`
+    /// alone). @exclusivity(unchecked): the lock makes every access
+    /// exclusive. Only its mutating methods and stored properties are used
+    /// here: a non-mutating method or a computed property called on a stored
+    /// struct copies the whole machine first (measured in `async_sleep`).
+    @exclusivity(unchecked) private var machine = Machine()
 
     /// A task that switched executors in the job the non-main drain is
     /// running (see `takeSwitch`), and the address of that job.
@@ -65,37 +78,15 @@ final class AsyncDriver: @unchecked Sendable {
         runningJobSlot = slot
         return slot
     }
-    // `jobs`, `head` and `rootTasks` are only touched under `lock` (or in
-    // `deinit`), so they skip the runtime exclusivity checks.
-    @exclusivity(unchecked) private var jobs: [Pending] = []
-    @exclusivity(unchecked) private var head = 0
-    /// A drain is scheduled or running.
-    private var draining = false
-    private var waiter: UnsafeContinuation<Outcome, Never>?
-    private var waiterBudget = 0
-    private var jobsWhileWaiting = 0
-    /// Jobs finished so far (the watchdog's measure of progress).
-    private var completed: UInt64 = 0
+
     /// The jobs this driver has run so far, switches run at once included
     /// (for the tests).
-    var jobsRun: UInt64 { lock.withLock { completed } }
-    private var abandoned = false
-    /// Callers of `quiescence` waiting to step into the driver (their visit
-    /// is queued): a job that never ends keeps them out, a stall like one
-    /// that keeps a waiting advance from quiescence.
-    private var entering = 0
+    var jobsRun: UInt64 { lock.withLock { machine.completed } }
     private var serialQueue: DispatchQueue?
-    @exclusivity(unchecked) private var rootTasks: [UInt] = []
     private var stallLimitStorage: Duration = .seconds(10)
-    // The watchdog's view.
-    private var watchedCompleted: UInt64 = 0
-    private var quietSince: ContinuousClock.Instant?
     /// Where the test last called an async advance/run, or else created the
     /// scheduler (for reports made outside an advance).
     private var lastSite: CallSite?
-    private var reportedEscape = false
-    private var reportedRootOutside = false
-    private var watched = false
 
     /// The actor whose executor is this driver's queue (see `quiescence`).
     private var entranceStorage: DriverEntrance?
@@ -115,6 +106,7 @@ final class AsyncDriver: @unchecked Sendable {
         lastSite = site
         creationSite = site
         live.store(true, ordering: .releasing)
+        Self.watchesIterations
         // Outside a task (a command-line tool, a benchmark) there is nothing
         // to drive yet (the hooks went in at load, or go in at the first
         // async use where the load-time initializer did not run).
@@ -126,19 +118,18 @@ final class AsyncDriver: @unchecked Sendable {
     private(set) var creationSite: CallSite?
 
     deinit {
-        // Sleepers still listed (none while a sleeping task holds the
-        // scheduler; defensive): unlinked one by one, not by a chain of
-        // releases as deep as the list.
-        _ = sleepers.removeAll()
+        let (queued, asleep) = machine.takeAll()
+        withExtendedLifetime(asleep) {}
         runningJobSlot?.deallocate()
         // A driver that never had a root task (no async use, outside a task)
         // has nothing to remove: no need to take the routing table's lock.
-        if !rootTasks.isEmpty { JobRouting.roots.remove(tasks: rootTasks, of: self) }
-        for task in rootTasks { JobRouting.releaseTask(task) }
+        let roots = machine.roots
+        if !roots.isEmpty { JobRouting.roots.remove(tasks: roots, of: self) }
+        for task in roots { JobRouting.releaseTask(task) }
         // Jobs still queued here (held while a root ran outside the driver,
         // when the scheduler went away) belong to tasks that are waiting for
         // them: hand them to the runtime, never drop them.
-        for pending in jobs[head...] { pending.forward() }
+        for pending in queued { pending.forward() }
     }
 
     /// `true` while the scheduler is alive: only then are jobs routed here.
@@ -150,7 +141,48 @@ final class AsyncDriver: @unchecked Sendable {
     private let live = Atomic<Bool>(false)
 
     /// Called by the scheduler's deinit: no job is routed here from now on.
-    func schedulerGone() { live.store(false, ordering: .releasing) }
+    /// An iteration of an observable's `values` that a task this driver
+    /// drives is still awaiting, with `pending` actions going away with the
+    /// scheduler, would wait forever: it is reported, and ends with
+    /// `TestSchedulerReleasedError`.
+    func schedulerGone(pending: Int) {
+        live.store(false, ordering: .releasing)
+        // No iteration ever waited here (a synchronous test, a marble
+        // assertion): nothing to look at, no lock to take.
+        guard hadIterations.load(ordering: .acquiring) else { return }
+        let (stranded, site) = lock.withLock { (machine.schedulerReleased(pending: pending), lastSite) }
+        guard !stranded.isEmpty else { return }
+        let created = creationSite.map { " (created at \($0.fileID):\($0.line))" } ?? ""
+        let what = stranded.count == 1 ? "a task it drove was" : "\(stranded.count) tasks it drove were"
+        TestFailureReporter.fail(
+            "A TestScheduler\(created) was released while \(what) still awaiting an observable's `values` (\(pending) scheduled action\(pending == 1 ? "" : "s") went away with it, so the next element would never come). The iteration throws TestSchedulerReleasedError instead of waiting forever. Keep the scheduler until the task is done: advance it until the loop ends, or cancel the task (or dispose the source) and await it before the scheduler goes out of scope; see Docs/AsyncAwait.md, \"What escapes\".",
+            at: site ?? CallSite())
+        for iteration in stranded { iteration.finish(throwing: TestSchedulerReleasedError(pending: pending)) }
+    }
+
+    /// An iteration of `values` waited here once (see `schedulerGone`).
+    private let hadIterations = Atomic<Bool>(false)
+
+    /// Tells Tick's `values` iterations to say when they wait (once).
+    private static let watchesIterations: Void = {
+        _ = AwaitedIteration.observer.storeIfNil(
+            AwaitedIteration.Observer { iteration in
+                guard let driver = AsyncDriver.drivingCurrentContext else { return nil }
+                driver.hadIterations.store(true, ordering: .releasing)
+                driver.lock.withLock { driver.machine.iterationWaits(iteration) }
+                return { driver.lock.withLock { driver.machine.iterationResumed(iteration) } }
+            })
+    }()
+
+    /// The live driver the calling code runs under: inside one of its jobs,
+    /// or in one of its root tasks.
+    private static var drivingCurrentContext: AsyncDriver? {
+        if let current = JobRouting.currentDriver { return current.isLive ? current : nil }
+        guard let task = JobRouting.currentTaskAddress,
+            JobRouting.roots.filter.load(ordering: .acquiring) & JobRouting.Roots.bit(task) != 0
+        else { return nil }
+        return JobRouting.roots.driver(task: task, job: 0)
+    }
 
     /// `true` if the runtime hooks are installed (the driver can drive anything).
     var isActive: Bool { JobRouting.installation.isActive }
@@ -160,7 +192,7 @@ final class AsyncDriver: @unchecked Sendable {
     ///
     /// A root that is running outside the driver (the test body before its
     /// first `await`) runs in parallel with whatever the driver runs, so the
-    /// driver holds the jobs it gets from then on (see `heldRoot`).
+    /// driver holds the jobs it gets from then on (`releaseHold`).
     func registerCurrentTask() {
         guard isActive, let task = JobRouting.currentTaskAddress else { return }
         if JobRouting.roots.isRoot(task: task, of: self) { return }
@@ -174,15 +206,7 @@ final class AsyncDriver: @unchecked Sendable {
         // own job or one that runs it (a default actor's), so by the time
         // that run returns the task has suspended. The hold ends exactly then.
         let tracked = outside ? JobRouting.runningJob?.run : nil
-        let generation = lock.withLock { () -> UInt64 in
-            rootTasks.append(task)
-            if outside {
-                heldRoot = task
-                holdGeneration &+= 1
-                holdIsTracked = tracked != nil
-            }
-            return holdGeneration
-        }
+        let generation = lock.withLock { machine.registerRoot(task, outside: outside, tracked: tracked != nil) }
         if let tracked { JobRouting.holds.add(run: tracked, driver: self, generation: generation) }
         JobRouting.roots.add(task: task, driver: self)
     }
@@ -214,61 +238,31 @@ final class AsyncDriver: @unchecked Sendable {
 
     // MARK: Holding jobs while a root runs outside the driver
 
-    /// A root task that was running outside the driver when it registered:
-    /// until it waits for quiescence, is itself enqueued (it suspended and
-    /// is resumed), or the job it is running ends (it suspended on something
-    /// else, such as `await task.value` on a held task), the jobs it starts
-    /// are queued but not run, so they never run at the same time as it, and
-    /// the order they run in is the order it started them.
-    ///
-    /// Tick sees that job end when it started the job itself (`holdIsTracked`:
-    /// the job passed through its hooks, see `JobRouting.track`), which, with
-    /// the hooks installed when the process loads TickTesting, is every job
-    /// of a test body on the default executors. A root whose job Tick did
-    /// not start (it runs on a custom executor or with a task-executor
-    /// preference, or the hooks went in lazily while it was running) cannot
-    /// be held exactly: its first held job ends the hold with a failure
-    /// (`reportRootOutside`), and the jobs run.
-    private var heldRoot: UInt?
-    private var holdGeneration: UInt64 = 0
-    private var holdIsTracked = false
-
-    /// What ended a hold (kept for the tests: `holdReleases`).
-    enum HoldRelease: Equatable {
-        /// The root awaited an async advance/run of this scheduler.
-        case awaited
-        /// The root suspended and was resumed (its job came to the driver).
-        case resumed
-        /// The root's job ended: it suspended on something else.
-        case jobEnded
-        /// The root runs in a job Tick did not start, so Tick cannot see it
-        /// suspend: its first held job ended the hold, with a failure.
-        case untracked
-    }
-
-    /// How each hold of this driver ended, in order.
-    private(set) var holdReleases: [HoldRelease] {
-        get { lock.withLock { holdReleasesStorage } }
-        set { lock.withLock { holdReleasesStorage = newValue } }
-    }
-    private var holdReleasesStorage: [HoldRelease] = []
+    /// How each hold of this driver ended, in order (see the machine's
+    /// `holding` state: a root task that was running outside the driver
+    /// when it registered holds the jobs it starts until it suspends).
+    var holdReleases: [HoldRelease] { lock.withLock { machine.holdReleases } }
 
     /// Ends the hold and starts running the held jobs (only the hold of
     /// `generation`, if given).
+    ///
+    /// A root's hold ends when it waits for quiescence, is itself enqueued
+    /// (it suspended and is resumed), or the job it is running ends (it
+    /// suspended on something else, such as `await task.value` on a held
+    /// task). Tick sees that job end when it started the job itself (the
+    /// hold is `tracked`: the job passed through its hooks, see
+    /// `JobRouting.track`), which, with the hooks installed when the process
+    /// loads TickTesting, is every job of a test body on the default
+    /// executors. A root whose job Tick did not start cannot be held
+    /// exactly: its first held job ends the hold with a failure
+    /// (`reportRootOutside`), and the jobs run.
     func releaseHold(generation: UInt64? = nil, _ reason: HoldRelease) {
         lock.lock()
-        guard heldRoot != nil, generation == nil || generation == holdGeneration else {
+        let action = machine.releaseHold(generation: generation, reason)
+        guard case .startDrain(let onMain) = action else {
             lock.unlock()
             return
         }
-        heldRoot = nil
-        holdReleasesStorage.append(reason)
-        guard !draining, !abandoned, head < jobs.count else {
-            lock.unlock()
-            return
-        }
-        draining = true
-        let onMain = jobs[head].toMain
         let queue = serialQueueLocked()
         lock.unlock()
         startDrain(onMain: onMain, queue: queue)
@@ -340,43 +334,19 @@ final class AsyncDriver: @unchecked Sendable {
         let rootOutside = JobRouting.currentDriver !== self
             ? JobRouting.currentTaskAddress.flatMap { $0 != JobRouting.address(of: job) ? $0 : nil } : nil
         lock.lock()
-        if abandoned {
+        switch machine.enqueue(pending, rootOutside: rootOutside) {
+        case .forward:
             lock.unlock()
             pending.forward()
-            return
-        }
-        var reportOutside = false
-        if let task = rootOutside, !(heldRoot == task && holdIsTracked), rootTasks.contains(task) {
-            // Holding on could hang a root that awaits this job: run it.
-            if heldRoot != nil {
-                heldRoot = nil
-                holdReleasesStorage.append(.untracked)
-            }
-            reportOutside = !reportedRootOutside
-            reportedRootOutside = true
-        }
-        jobs.append(pending)
-        if draining {
+        case .queued(let reportOutside):
             lock.unlock()
             if reportOutside { reportRootOutside() }
-            return
+        case .startDrain(let onMain, let reportOutside):
+            let queue = serialQueueLocked()
+            lock.unlock()
+            if reportOutside { reportRootOutside() }
+            startDrain(onMain: onMain, queue: queue)
         }
-        if let held = heldRoot {
-            if JobRouting.address(of: job) == held {
-                // The root suspended and is being resumed: run everything.
-                heldRoot = nil
-                holdReleasesStorage.append(.resumed)
-            } else {
-                lock.unlock()
-                return
-            }
-        }
-        draining = true
-        let onMain = jobs[head].toMain
-        let queue = serialQueueLocked()
-        lock.unlock()
-        if reportOutside { reportRootOutside() }
-        startDrain(onMain: onMain, queue: queue)
     }
 
     /// Reports, once per scheduler, a root that started async work while it
@@ -417,19 +387,8 @@ final class AsyncDriver: @unchecked Sendable {
         }
         lock.lock()
         while true {
-            while !abandoned, head < jobs.count {
-                let next = jobs[head]
-                if next.toMain != onMain {
-                    let queue = serialQueueLocked()
-                    lock.unlock()
-                    startDrain(onMain: next.toMain, queue: queue)
-                    return
-                }
-                head += 1
-                if head == jobs.count {
-                    jobs.removeAll(keepingCapacity: true)
-                    head = 0
-                }
+            switch machine.nextInDrain(onMain: onMain) {
+            case .run(let next):
                 lock.unlock()
                 if let entrance = next.entrance {
                     switchingJob = JobRouting.address(of: next.job)
@@ -441,11 +400,11 @@ final class AsyncDriver: @unchecked Sendable {
                     runNonMain(next.job)
                 }
                 lock.lock()
-                jobRan()
+                jobFinished()
                 // The task switched executors: it goes on at once (`takeSwitch`).
                 while let job = switched {
                     switched = nil
-                    if abandoned {
+                    if machine.isStalled {
                         switchingJob = 0
                         lock.unlock()
                         JobRouting.runOnGlobalQueue(job)
@@ -455,25 +414,26 @@ final class AsyncDriver: @unchecked Sendable {
                     lock.unlock()
                     runNonMain(job)
                     lock.lock()
-                    jobRan()
+                    jobFinished()
                 }
                 switchingJob = 0
+            case .handOver(let toMain):
+                let queue = serialQueueLocked()
+                lock.unlock()
+                startDrain(onMain: toMain, queue: queue)
+                return
+            case .resume(let waiting):
+                // Quiescent. The waiting advance/run goes on, and its task
+                // comes back to this driver: keep draining, so that it runs
+                // here without a new drain being scheduled.
+                lock.unlock()
+                waiting.resume(returning: .quiet)
+                lock.lock()
+            case .finish:
+                lock.unlock()
+                return
             }
-            // Quiescent. The waiting advance/run goes on, and its task comes
-            // back to this driver: keep draining, so that it runs here
-            // without a new drain being scheduled.
-            guard !abandoned, let waiting = waiter else { break }
-            waiter = nil
-            lock.unlock()
-            waiting.resume(returning: .quiet)
-            lock.lock()
-            if head == jobs.count { break }
         }
-        draining = false
-        let waiting = waiter
-        waiter = nil
-        lock.unlock()
-        waiting?.resume(returning: abandoned ? .abandoned : .quiet)
     }
 
     /// Runs a job that is not for the main actor so that work enqueued on
@@ -499,17 +459,11 @@ final class AsyncDriver: @unchecked Sendable {
     /// Counts a job run (under `lock`; may release it to end a wait over
     /// its budget).
     @inline(__always)
-    private func jobRan() {
-        completed &+= 1
-        if waiter != nil {
-            jobsWhileWaiting += 1
-            if jobsWhileWaiting > waiterBudget, let waiting = waiter {
-                waiter = nil
-                let ran = jobsWhileWaiting
-                lock.unlock()
-                waiting.resume(returning: .budgetExceeded(ran))
-                lock.lock()
-            }
+    private func jobFinished() {
+        if let (waiting, jobs) = machine.jobFinished() {
+            lock.unlock()
+            waiting.resume(returning: .budgetExceeded(jobs))
+            lock.lock()
         }
     }
 
@@ -530,48 +484,52 @@ final class AsyncDriver: @unchecked Sendable {
         // its return to its own isolation is then enqueued from inside this
         // driver's job, so it comes back here too. From then on the caller
         // runs inside the driver, never beside the jobs it starts.
-        if !JobRouting.isCurrentDriver(self) {
-            let (enter, watch) = lock.withLock { () -> (Bool, Bool) in
-                guard !abandoned else { return (false, false) }
-                entering += 1
-                defer { watched = true }
-                return (true, !watched)
-            }
-            if watch { Watchdog.shared.watch(self) }
-            if enter {
-                await entrance.visit()
-                lock.withLock { entering -= 1 }
-            }
-        }
-        lock.lock()
-        if abandoned {
-            lock.unlock()
-            return .abandoned
+        if !JobRouting.isCurrentDriver(self), willEnter() {
+            await entrance.visit()
+            didEnter()
         }
         // Inside one of this driver's jobs with nothing queued, the caller
         // is the only work there is: already quiescent.
-        if head == jobs.count && (!draining || JobRouting.isCurrentDriver(self)) {
-            lock.unlock()
-            return .quiet
-        }
-        lock.unlock()
+        if let outcome = quiescenceNow() { return outcome }
         return await withUnsafeContinuation(isolation: #isolation) { continuation in
-            lock.lock()
-            if abandoned {
-                lock.unlock()
-                continuation.resume(returning: .abandoned)
-                return
-            }
-            if head == jobs.count && !draining {
-                lock.unlock()
-                continuation.resume(returning: .quiet)
-                return
-            }
-            waiter = continuation
-            waiterBudget = budget
-            jobsWhileWaiting = 0
-            let watch = !watched
-            watched = true
+            wait(continuation, budget: budget)
+        }
+    }
+
+    // The steps of `quiescence`, each a synchronous function: the machine
+    // is never touched from the async function's own frame (which would
+    // copy it there, and instantiate its generic metadata at run time).
+
+    /// `true` if the caller is to step into the driver.
+    private func willEnter() -> Bool {
+        lock.lock()
+        let action = machine.willEnter()
+        lock.unlock()
+        guard case .enter(let watch) = action else { return false }
+        if watch { Watchdog.shared.watch(self) }
+        return true
+    }
+
+    private func didEnter() {
+        lock.lock()
+        machine.didEnter()
+        lock.unlock()
+    }
+
+    private func quiescenceNow() -> Outcome? {
+        lock.lock()
+        let outcome = machine.quiescenceNow(inDriver: JobRouting.isCurrentDriver(self))
+        lock.unlock()
+        return outcome
+    }
+
+    private func wait(_ continuation: UnsafeContinuation<Outcome, Never>, budget: Int) {
+        lock.lock()
+        switch machine.wait(continuation, budget: budget) {
+        case .resume(let waiting, let outcome):
+            lock.unlock()
+            waiting.resume(returning: outcome)
+        case .waiting(let watch):
             lock.unlock()
             if watch { Watchdog.shared.watch(self) }
         }
@@ -579,45 +537,26 @@ final class AsyncDriver: @unchecked Sendable {
 
     // MARK: Stalls
 
+    /// The real time the state machine counts from (see its `quietSince`).
+    private static let epoch = ContinuousClock.now
+
     /// Called by the watchdog: gives up if a wait has seen no job finish for
     /// the stall limit.
     func checkStall(now: ContinuousClock.Instant) {
         lock.lock()
-        // Waiting: an advance waits for quiescence, or a caller waits to step
-        // into the driver (`entering`: its visit is queued behind the job).
-        guard waiter != nil || entering > 0, !abandoned else {
-            quietSince = nil
-            lock.unlock()
-            return
+        let limit = stallLimitStorage
+        let site = lastSite.map { " (the call at \($0.fileID):\($0.line))" } ?? ""
+        let action = machine.checkStall(now: now - Self.epoch, limit: limit) {
+            "a job of the async work this TestScheduler drives has not finished for \(limit.exactDescription) of real time, while the test waited for it\(site) (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence; its pending virtual sleeps threw CancellationError, new ones throw at once, and every later async advance or run fails without running anything."
         }
-        if completed != watchedCompleted || quietSince == nil {
-            watchedCompleted = completed
-            quietSince = now
-            lock.unlock()
-            return
-        }
-        guard let since = quietSince, now - since >= stallLimitStorage else {
-            lock.unlock()
-            return
-        }
+        lock.unlock()
         // Give up: from now on every job goes straight to the runtime's
         // executors, starting with the queued ones, so the test can go on
         // (and fail) instead of hanging behind the stuck job. Every virtual
         // sleep still pending throws (the advance that would wake it will
         // not run: any use after a stall fails at once), so a test awaiting a
         // sleeping task gets its value instead of hanging.
-        abandoned = true
-        let waiting = waiter
-        waiter = nil
-        let queued = jobs[head...]
-        jobs = []
-        head = 0
-        let limit = stallLimitStorage
-        let asleep = sleepers.removeAll()
-        let site = lastSite.map { " (the call at \($0.fileID):\($0.line))" } ?? ""
-        stallReportStorage =
-            "a job of the async work this TestScheduler drives has not finished for \(limit.exactDescription) of real time, while the test waited for it\(site) (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence; its pending virtual sleeps threw CancellationError, new ones throw at once, and every later async advance or run fails without running anything."
-        lock.unlock()
+        guard case .abandon(let queued, let asleep, let waiting) = action else { return }
         for pending in queued { pending.forward() }
         for sleeper in asleep { sleeper.cancel() }
         waiting?.resume(returning: .stalled(limit))
@@ -625,18 +564,13 @@ final class AsyncDriver: @unchecked Sendable {
 
     /// What the stall was (set when the driver gave up), repeated by every
     /// later use of the scheduler's async API.
-    var stallReport: String? { lock.withLock { stallReportStorage } }
-    private var stallReportStorage: String?
-    private var reportedSleepAfterStall = false
+    var stallReport: String? { lock.withLock { machine.stallReport } }
 
-    /// Reports, once per scheduler, a virtual sleep started after a stall
-    /// (it throws `CancellationError` at once).
-    func reportSleepAfterStall() {
-        let (first, site, report) = lock.withLock { () -> (Bool, CallSite?, String?) in
-            defer { reportedSleepAfterStall = true }
-            return (!reportedSleepAfterStall, lastSite, stallReportStorage)
-        }
-        guard first else { return }
+    /// Reports a virtual sleep started after a stall (it throws
+    /// `CancellationError` at once; the machine says to report it once per
+    /// scheduler).
+    private func reportSleepAfterStall() {
+        let (site, report) = lock.withLock { (lastSite, machine.stallReport) }
         TestFailureReporter.fail(
             "A task slept on TestScheduler.virtualClock after the scheduler stopped driving its async work because of a stall; the sleep throws CancellationError at once (nothing would ever wake it). The stall: \(report ?? "a job of the async work it drove did not finish within asyncStallLimit.")",
             at: site ?? CallSite())
@@ -658,9 +592,6 @@ final class AsyncDriver: @unchecked Sendable {
     private var onStuckStorage: @Sendable (String) -> Void = { report in
         FileHandle.standardError.write(Data((report + "\n").utf8))
     }
-    private var stuckSince: ContinuousClock.Instant?
-    private var stuckMark: (completed: UInt64, pending: Int) = (0, -1)
-    private var reportedStuck = false
 
     /// Called by the watchdog: reports, once per episode, a scheduler that
     /// sits idle with virtual sleeps pending while no advance or run is in
@@ -670,27 +601,13 @@ final class AsyncDriver: @unchecked Sendable {
         guard let scheduler, isLive else { return }
         let (advancing, pending) = scheduler.lock.withLock { (scheduler.state.isAdvancing, scheduler.state.pending) }
         lock.lock()
-        let idle =
-            !abandoned && heldRoot == nil && !draining && head == jobs.count && waiter == nil && entering == 0
-            && !advancing && pending > 0 && sleepers.count > 0
-        guard idle else {
-            stuckSince = nil
-            reportedStuck = false
+        guard machine.checkStuck(now: now - Self.epoch, advancing: advancing, pending: pending, delay: Self.stuckReportDelay) else {
             lock.unlock()
             return
         }
-        if stuckSince == nil || stuckMark != (completed, pending) {
-            stuckSince = now
-            stuckMark = (completed, pending)
-            lock.unlock()
-            return
-        }
-        guard !reportedStuck, let since = stuckSince, now - since >= Self.stuckReportDelay else {
-            lock.unlock()
-            return
-        }
-        reportedStuck = true
-        var asleep = sleepers.map { (deadline: $0.deadline, isRoot: rootTasks.contains($0.task)) }
+        let roots = machine.roots
+        var asleep = machine.sleepers.map { (deadline: $0.deadline, isRoot: roots.contains($0.task)) }
+        let iterations = machine.iterations.count
         let site = lastSite ?? CallSite()
         let report = onStuckStorage
         lock.unlock()
@@ -700,6 +617,9 @@ final class AsyncDriver: @unchecked Sendable {
         }
         if asleep.count > 5 { lines.append("  - \(asleep.count - 5) more sleeps, the last due at \(scheduler.testTime(for: asleep[asleep.count - 1].deadline))") }
         let others = pending - asleep.count
+        if iterations > 0 {
+            lines.append("  - \(iterations == 1 ? "an iteration" : "\(iterations) iterations") of an observable's `values` by a task the scheduler drives, waiting for an element")
+        }
         if others > 0 { lines.append("  - \(others) scheduled action\(others == 1 ? "" : "s") (Rx timers, schedule(...))") }
         report(
             "\(site.filePath):\(site.line): warning: Tick: this test looks stuck. Its TestScheduler (created, or last advanced, here) has had virtual work pending at virtual time \(scheduler.clock) for \(Self.stuckReportDelay.exactDescription) of real time, with no advance or run in progress and every task it drives waiting:\n\(lines.joined(separator: "\n"))\nVirtual time moves only when the test moves it: call `await scheduler.advance(by:)`, `advance(to:)` or `run()` before awaiting what virtual time wakes (a task's value, a sleep on virtualClock). Tick does not fail the test for this: it cannot tell a stuck test from one waiting for real work (Docs/AsyncAwait.md, \"A stuck test\")."
@@ -708,29 +628,27 @@ final class AsyncDriver: @unchecked Sendable {
 
     // MARK: Virtual sleeps
 
-    /// The virtual sleeps in progress (under `lock`): a stall wakes them all
-    /// (with an error), the stuck-test report says what is pending.
-    private var sleepers = SleeperList()
-
-    /// Lists `sleeper`; `false` after a stall (the sleep must not start).
+    /// Lists `sleeper` (a stall wakes every listed sleep, with an error;
+    /// the stuck-test report says what is pending); `false` after a stall
+    /// (the sleep must not start; reported once).
     func addSleeper(_ sleeper: Sleeper) -> Bool {
         lock.lock()
-        if abandoned {
-            lock.unlock()
+        let action = machine.addSleeper(sleeper)
+        lock.unlock()
+        switch action {
+        case .listed(let watch):
+            if watch { Watchdog.shared.watch(self) }
+            return true
+        case .refused(let report):
+            if report { reportSleepAfterStall() }
             return false
         }
-        sleepers.insert(sleeper)
-        let watch = !watched
-        watched = true
-        lock.unlock()
-        if watch { Watchdog.shared.watch(self) }
-        return true
     }
 
     /// Unlists `sleeper` (once it is woken or cancelled).
     func removeSleeper(_ sleeper: Sleeper) {
         lock.lock()
-        let next = sleepers.remove(sleeper)
+        let next = machine.removeSleeper(sleeper)
         lock.unlock()
         // The list's reference goes out of the lock.
         withExtendedLifetime(next) {}
@@ -741,18 +659,14 @@ final class AsyncDriver: @unchecked Sendable {
     /// another live TestScheduler (`reportSecondScheduler`). Other escaped
     /// sleeps are reported once per scheduler, and go ahead.
     func reportEscapedSleep() -> Bool {
-        if !lock.withLock({ abandoned }), let other = otherDriverOfCurrentContext {
+        if !lock.withLock({ machine.isStalled }), let other = otherDriverOfCurrentContext {
             reportSecondScheduler(other: other)
             return true
         }
-        let site = lock.withLock { () -> CallSite?? in
-            // After a stall every task runs outside the driver: the sleep
-            // throws with the stall's report instead (`reportSleepAfterStall`).
-            if reportedEscape || abandoned { return .none }
-            reportedEscape = true
-            return .some(lastSite)
-        }
-        guard case .some(let known) = site else { return false }
+        // After a stall every task runs outside the driver: the sleep throws
+        // with the stall's report instead (`reportSleepAfterStall`).
+        let (report, known) = lock.withLock { (machine.escapedSleep(), lastSite) }
+        guard report else { return false }
         TestFailureReporter.fail(
             "A task slept on TestScheduler.virtualClock while running outside the scheduler's control (it was started before the TestScheduler was created, by a task the scheduler does not drive, on a custom executor, or it was woken by a real clock, a DispatchQueue or I/O). Its wake-ups are not part of the quiescence that async advance/run wait for, so the test races with it. Create the TestScheduler first, in the test, and replace real clocks and queues with the virtual clock and the scheduler (see Docs/AsyncAwait.md).",
             at: known ?? CallSite())

@@ -162,7 +162,6 @@ final class Sleeper: @unchecked Sendable {
         // `AsyncDriver.addSleeper`); it throws at once instead.
         guard driver.addSleeper(self) else {
             state.store(State.finished, ordering: .relaxed)
-            driver.reportSleepAfterStall()
             continuation.resume(throwing: CancellationError())
             return
         }
