@@ -27,12 +27,17 @@ import Musl
 //   (DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS): at most as many of its jobs run
 //   at once as there are cores, however long they block;
 // - Apple platforms: the cooperative global queue of that priority
-//   (`dispatch_get_global_queue(priority, 4)`), which does the same.
+//   (`dispatch_get_global_queue(priority, 4)`), as wide as the cores too,
+//   fed through a private entry point for Swift jobs
+//   (`dispatch_async_swift_job`), which runs the job itself, so Tick could
+//   not see it end.
 // A plain global queue (`DispatchQueue.global(qos:)`, what Tick used before)
 // adds threads when its jobs block: a test whose tasks block each other
 // passed under Tick and starved without it.
 //
-// `RuntimePool` makes the same queues the same way, and runs each job with
+// `RuntimePool` makes the Linux queues, the same way, on every platform (on
+// Apple platforms: the same width as the runtime's pool, not its queue;
+// not verified here, Docs/AsyncAwait.md, "Platforms"), and runs each job with
 // `dispatch_async_f` and the job itself as the context (no closure, no
 // allocation, like the runtime). The queues are Tick's own (the runtime's are
 // not reachable), so the jobs Tick lets through never share a queue with
@@ -80,13 +85,6 @@ enum RuntimePool {
 
     /// A queue like the runtime's for `priority` (see the top of this file).
     private static func makeQueue(priority: UInt32, _ handle: UnsafeMutableRawPointer) -> OpaquePointer? {
-        #if canImport(Darwin)
-        typealias GetGlobalQueue = @convention(c) (Int, UInt) -> OpaquePointer?
-        guard let symbol = dlsym(handle, "dispatch_get_global_queue") else { return nil }
-        let getGlobalQueue = unsafeBitCast(symbol, to: GetGlobalQueue.self)
-        // The cooperative queue (flag 4); a system without it answers nil.
-        return getGlobalQueue(Int(priority), 4) ?? getGlobalQueue(Int(priority), 0)
-        #else
         typealias MakeAttribute = @convention(c) (OpaquePointer?, UInt32, Int32) -> OpaquePointer?
         typealias CreateQueue = @convention(c) (UnsafePointer<CChar>?, OpaquePointer?) -> OpaquePointer?
         typealias SetWidth = @convention(c) (OpaquePointer, Int) -> Void
@@ -96,14 +94,12 @@ enum RuntimePool {
             let setWidth = dlsym(handle, "dispatch_queue_set_width")
         else { return nil }
         // DISPATCH_QUEUE_CONCURRENT is the address of this object.
-        let attribute = unsafeBitCast(makeAttribute, to: MakeAttribute.self)(
-            OpaquePointer(concurrent), priority, 0)
+        let attribute = unsafeBitCast(makeAttribute, to: MakeAttribute.self)(OpaquePointer(concurrent), priority, 0)
         guard let queue = unsafeBitCast(create, to: CreateQueue.self)("Tick: Swift global concurrent queue", attribute)
         else { return nil }
         // DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS, as the runtime.
         unsafeBitCast(setWidth, to: SetWidth.self)(queue, -3)
         return queue
-        #endif
     }
 
     /// Runs `job` on the queue of its priority, tracked (`JobRouting.track`).
