@@ -11,7 +11,8 @@
 #   group   10,000 children of one task group
 # For each: instructions per operation under callgrind (the whole process,
 # at the size minus a run of size 1, as the gate counts its async scenarios:
-# start-up and one-time costs cancel out), and CPU time per operation (the
+# start-up and one-time costs cancel out; the median of three such counts),
+# and CPU time per operation (the
 # median of 5 repetitions, the two binaries alternating 3 times; the median
 # of those). The ratio is linked / control; the target is <= 1.10 in
 # instructions, which the script checks (CPU time on a shared machine is the
@@ -46,6 +47,8 @@ control="$bin/tick-benchmarks-control"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+
 # Instructions of `binary --workload name size` over the whole process.
 instructions() {
     local binary=$1 name=$2 size=$3 out="$work/out.callgrind"
@@ -54,21 +57,24 @@ instructions() {
     sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out" | head -1
 }
 
-# Instructions per operation: (run at size - run at 1) / (size - 1).
+# Instructions per operation: (run at size - run at 1) / (size - 1), the
+# median of three (the count of a run varies by a few percent with how the
+# runtime's and dispatch's threads take turns under valgrind).
 per_op() {
     local binary=$1 name=$2 size=$3
-    local big small
-    big=$(instructions "$binary" "$name" "$size")
-    small=$(instructions "$binary" "$name" 1)
-    echo $(( (big - small) / (size - 1) ))
+    local big small counts=()
+    for _ in 1 2 3; do
+        big=$(instructions "$binary" "$name" "$size")
+        small=$(instructions "$binary" "$name" 1)
+        counts+=("$(( (big - small) / (size - 1) ))")
+    done
+    median3 "${counts[@]}"
 }
 
 # CPU ns/op, median of 5 repetitions in one process.
 cpu_op() {
     "$1" --workload "$2" "$3" --repetitions 5 | sed -n 's/.* cpu \([0-9]*\) ns\/op.*/\1/p'
 }
-
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 
 failed=0
 printf '%-7s %8s %14s %14s %7s  %12s %12s %7s  %s\n' \

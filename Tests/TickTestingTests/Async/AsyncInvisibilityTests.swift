@@ -129,6 +129,24 @@ import Tick
     }
     #endif
 
+    /// A job no scheduler owns runs on Tick's pool (RuntimePool.swift), and
+    /// inside the wrapper that notes its run (what a driver holding a test
+    /// body's jobs waits for), on a fresh run each time.
+    @Test func aJobNoSchedulerOwnsRunsTrackedOnThePool() async {
+        #if os(Linux)
+        #expect(RuntimePool.setup != nil, "the dispatch functions were found")
+        #endif
+        let runs = await Task.detached { () -> [UInt64?] in
+            let first = JobRouting.runningJob?.run
+            await Task.yield()
+            return [first, JobRouting.runningJob?.run]
+        }.value
+        if JobRouting.installation.isActive {
+            #expect(runs.allSatisfy { $0 != nil }, "\(runs)")
+            #expect(runs[0] != runs[1], "the yield's resumption is a run of its own")
+        }
+    }
+
     static let childVariable = "TICK_FIXTURE_HOOKS_OFF"
 
     /// Run only by ``theHooksSwitchTakesTickOutOfAWholeProcess()``, in a
