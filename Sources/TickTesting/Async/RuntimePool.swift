@@ -40,10 +40,12 @@ import Musl
 // not verified here, Docs/AsyncAwait.md, "Platforms"), and runs each job with
 // `dispatch_async_f` and the job itself as the context (no closure, no
 // allocation, like the runtime). The queues are Tick's own (the runtime's are
-// not reachable), so the jobs Tick lets through never share a queue with
-// the jobs the runtime runs itself: only jobs resumed at a real-time deadline
-// (`Task.sleep`), which Tick hands on to the runtime untouched. Each pool is
-// as wide as the cores.
+// not reachable), so they are a second pool beside the runtime's, each as
+// wide as the cores, for the few jobs the runtime still runs itself: those
+// resumed at a real-time deadline (`Task.sleep`), which Tick hands on
+// untouched, and, where Tick's executor is not the default one (other
+// platforms, `TICK_DEFAULT_EXECUTOR=off`), those enqueued on the default
+// executor directly (the yield of a task no scheduler drives).
 //
 // The dispatch functions are looked up once with `dlsym`: the runtime uses
 // two that Dispatch's Swift API does not offer (`dispatch_queue_set_width`,
