@@ -6,7 +6,9 @@
 # function tick_measured_region, after one untimed warm-up), and prints
 # instructions per operation beside the budget. It fails when a scenario exceeds
 # its budget by more than 10%. Instruction counts do not depend on the machine's
-# load, so the gate is stable where wall time is not.
+# load, so the gate is stable where wall time is not. A line may name the
+# scenario's floors (a fourth column): the gate then prints the scenario's
+# ratio to each, and runs those floors too when scenarios are named below.
 #
 #   Benchmarks/gate.sh              # build (release), then check every budget
 #   Benchmarks/gate.sh --no-build   # use the existing .build/release binary
@@ -46,12 +48,26 @@ trap 'rm -rf "$work"' EXIT
 
 tolerance=10   # percent over budget that still passes
 failed=0
-floor_per_op=""
-radix_floor_per_op=""
-printf '%-28s %9s %12s %10s %12s  %s\n' scenario size "instr/op" budget ratio result
-while read -r name size budget _; do
+# The floors' counts, by name, for the ratios (a line's fourth column names
+# its floors, comma-separated; a floor's line comes before the lines that
+# name it).
+declare -A floor_count=()
+# With scenarios named on the command line, the floors they name run too.
+declare -A wanted=()
+if [ "${#only[@]}" -gt 0 ]; then
+    for name in "${only[@]}"; do wanted[$name]=1; done
+    while read -r name _ _ floors _; do
+        case "$name" in ''|'#'*) continue ;; esac
+        if [ -n "${wanted[$name]:-}" ] && [ -n "${floors:-}" ]; then
+            IFS=, read -r -a names <<<"$floors"
+            for floor in "${names[@]}"; do wanted[$floor]=1; done
+        fi
+    done < Benchmarks/budgets.txt
+fi
+printf '%-28s %9s %12s %10s %14s  %s\n' scenario size "instr/op" budget "floor ratio" result
+while read -r name size budget floors _; do
     case "$name" in ''|'#'*) continue ;; esac
-    if [ "${#only[@]}" -gt 0 ] && [[ ! " ${only[*]} " == *" $name "* ]] && [ "$name" != floor_schedule_advance ] && [ "$name" != floor_radix_schedule_advance ]; then
+    if [ "${#only[@]}" -gt 0 ] && [ -z "${wanted[$name]:-}" ]; then
         continue
     fi
     out="$work/$name.callgrind"
@@ -91,16 +107,18 @@ while read -r name size budget _; do
     per_op=$((instructions / ops))
     limit=$((budget + budget * tolerance / 100))
     ratio="-"
-    if [ "$name" = floor_schedule_advance ]; then
-        floor_per_op=$per_op
-    elif [ "$name" = floor_radix_schedule_advance ]; then
-        radix_floor_per_op=$per_op
-    elif [ "$name" = scheduler_schedule_advance ] && [ -n "$floor_per_op" ]; then
-        # The ratio to the 4-ary floor, and to the radix floor when counted.
-        ratio=$(awk -v a="$per_op" -v b="$floor_per_op" 'BEGIN { printf "%.2fx", a / b }')
-        if [ -n "$radix_floor_per_op" ]; then
-            ratio="$ratio/$(awk -v a="$per_op" -v b="$radix_floor_per_op" 'BEGIN { printf "%.2fx", a / b }')"
-        fi
+    case "$name" in floor_*) floor_count[$name]=$per_op ;; esac
+    if [ -n "${floors:-}" ]; then
+        # The ratio to each floor the line names ("a/b" for two).
+        ratio=""
+        IFS=, read -r -a names <<<"$floors"
+        for floor in "${names[@]}"; do
+            part="?"
+            if [ -n "${floor_count[$floor]:-}" ]; then
+                part=$(awk -v a="$per_op" -v b="${floor_count[$floor]}" 'BEGIN { printf "%.2fx", a / b }')
+            fi
+            ratio="${ratio:+$ratio/}$part"
+        done
     fi
     if [ "$per_op" -gt "$limit" ]; then
         result="FAIL (over budget by $(( (per_op - budget) * 100 / budget ))%, limit $limit)"
@@ -108,7 +126,7 @@ while read -r name size budget _; do
     else
         result="ok"
     fi
-    printf '%-28s %9s %12s %10s %12s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
+    printf '%-28s %9s %12s %10s %14s  %s\n' "$name" "$size" "$per_op" "$budget" "$ratio" "$result"
 done < Benchmarks/budgets.txt
 
 if [ "$failed" != 0 ]; then

@@ -13,6 +13,12 @@ let registry: [Scenario] = [
     Scenario(name: "floor_radix_schedule_advance") { n, r in
         [Scenarios.radixFloor(n ?? 1_000_000, repetitions: r).line]
     },
+    Scenario(name: "floor_hot_map_filter_scan") { n, r in [ScenarioFloors.hotChain(n ?? 1_000_000, repetitions: r).line] },
+    Scenario(name: "floor_delay_operator") { n, r in [ScenarioFloors.delay(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "floor_many_timers") { n, r in [ScenarioFloors.timers(n ?? 100_000, repetitions: r).line] },
+    Scenario(name: "floor_marble_assertions") { n, r in
+        [ScenarioFloors.marbleAssertions(n ?? 10_000, repetitions: r).line]
+    },
     Scenario(name: "hot_map_filter_scan") { n, r in [Scenarios.hotMapFilterScan(n ?? 1_000_000, repetitions: r).line] },
     Scenario(name: "subject_fanout") { n, r in [Scenarios.subjectFanout(n ?? 100_000, repetitions: r).line] },
     Scenario(name: "delay_operator") { n, r in [Scenarios.delayOperator(n ?? 100_000, repetitions: r).line] },

@@ -76,9 +76,10 @@ enum Scenarios {
             setup: { (RadixFloorQueue(), Sink()) }
         ) { state in
             let sink = state.1
-            let action = { sink.count &+= 1 }
+            let action: (inout RadixFloorQueue) -> Void = { _ in sink.count &+= 1 }
             for frame in frames { state.0.schedule(at: frame, action) }
             state.0.run()
+            state.0.deallocate()
             precondition(sink.count == frames.count, "every action ran")
         }
     }

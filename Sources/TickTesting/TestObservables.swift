@@ -201,19 +201,33 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     /// is thread-safe, so runtime exclusivity checks are off).
     @usableFromInline @exclusivity(unchecked) weak var owner: TestScheduler?
     @usableFromInline let log: SubscriptionLog
+    /// Schedules one subscription's events relative to `start` and returns
+    /// their sequence numbers. Made by ``TestScheduler/createColdObservable(_:)``,
+    /// which is inlinable, so that where the element type is known (a
+    /// marble test's `cold`) this is specialized code, with specialized
+    /// per-event actions: `subscribe` itself is usually reached through the
+    /// class's vtable from an operator's generic code (an operator sees the
+    /// observable as a `TestableObservable`), and generic per-event actions
+    /// looked up `Event<Element>`'s metadata each time they ran.
+    @usableFromInline let scheduleEvents:
+        (TestScheduler, SchedulerInstant, AnyObserver<Element>, [Recorded<Event<Element>>]) -> [UInt64]
 
-    init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
+    @usableFromInline
+    init(
+        scheduler: TestScheduler, events: [Recorded<Event<Element>>],
+        scheduleEvents: @escaping (TestScheduler, SchedulerInstant, AnyObserver<Element>, [Recorded<Event<Element>>]) -> [UInt64]
+    ) {
         self.owner = scheduler
         // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
         // one lock less per cold observable.
         self.log = SubscriptionLog(lock: scheduler.marbleExpectations.lock)
+        self.scheduleEvents = scheduleEvents
         super.init(recordedEvents: events)
     }
 
     public override var subscriptions: [Subscription] { log.all }
 
-    /// Inlinable, so the per-event closures are specialized for the element
-    /// type in the caller's module.
+    /// Schedules the recorded events relative to now (see ``scheduleEvents``).
     @inlinable
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
@@ -221,15 +235,9 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         // Its scheduler released, nothing can happen any more.
         guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
-        let start = scheduler.now
         // Sequence numbers rather than a composite of disposables: disposing
         // cancels every entry that has not run under one lock.
-        var sequences: [UInt64] = []
-        sequences.reserveCapacity(recordedEvents.count)
-        for recorded in recordedEvents {
-            let event = recorded.value
-            sequences.append(scheduler.enqueue(at: recorded.time, after: start) { observer.on(event) })
-        }
+        let sequences = scheduleEvents(scheduler, scheduler.now, AnyObserver(observer), recordedEvents)
         return ColdSubscription(scheduler: scheduler, log: log, index: index, sequences: sequences)
     }
 }
@@ -274,8 +282,20 @@ extension TestScheduler {
     }
 
     /// A cold observable emitting `events` relative to each subscription.
+    // Inlinable: the function that schedules a subscription's events is
+    // written here, so that it is specialized where the element type is
+    // known (see `ColdObservable.scheduleEvents`).
+    @inlinable
     public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> ColdObservable<Element> {
-        ColdObservable(scheduler: self, events: events)
+        ColdObservable(scheduler: self, events: events) { scheduler, start, observer, events in
+            var sequences: [UInt64] = []
+            sequences.reserveCapacity(events.count)
+            for recorded in events {
+                let event = recorded.value
+                sequences.append(scheduler.enqueue(at: recorded.time, after: start) { observer.on(event) })
+            }
+            return sequences
+        }
     }
 }
 

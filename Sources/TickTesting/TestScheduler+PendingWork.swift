@@ -9,7 +9,9 @@ import Testing
 // test scheduled and never drove.
 //
 // ## The hint's rule (Docs/Schedulers.md, "Work the test never drove")
-// A TestScheduler made inside a test (Swift Testing or XCTest) gives a hint,
+// A TestScheduler that goes away inside a test (Swift Testing or XCTest:
+// asked only then, so a scheduler that has nothing to hint about never pays
+// for reading `Test.current`) gives a hint,
 // never a failure, when it goes away if work was scheduled on it from
 // outside its actions after it was last driven (or it was never driven: no
 // `advance`, `run`, `flush` or `start`): work that never had a chance to
@@ -29,8 +31,11 @@ import Testing
 final class PendingWorkLog: @unchecked Sendable {
     /// Where the scheduler was made.
     let site: CallSite
-    /// Whether it was made inside a test (Swift Testing or XCTest).
-    let madeInTest: Bool
+    /// Whether the scheduler goes away inside a test (Swift Testing or
+    /// XCTest), asked only when a hint is due: reading `Test.current` costs
+    /// about 640 instructions (a copy of the whole `Test`), which every
+    /// scheduler paid at creation before.
+    static var insideATest: Bool { Test.current != nil || XCTestTracker.shared.state == .running }
     private let everDriven = Atomic<Bool>(false)
     /// Set by a runner that makes and drives the scheduler itself (a
     /// property check's run): the hint is the runner's business, not the test's.
@@ -48,7 +53,6 @@ final class PendingWorkLog: @unchecked Sendable {
 
     init(site: CallSite) {
         self.site = site
-        self.madeInTest = Test.current != nil || XCTestTracker.shared.state == .running
     }
 
     /// An `advance`/`run` starts.
@@ -111,7 +115,8 @@ extension TestScheduler {
 
     /// Called as the scheduler goes away: the hint, if the rule says so.
     func hintAboutUndrivenWork() {
-        guard pendingWork.madeInTest, !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork else { return }
+        guard !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork, PendingWorkLog.insideATest
+        else { return }
         let when = work.everDriven ? "after it was last advanced (now \(clock))" : "and it was never advanced"
         let earliest = work.firstDue.map { ", the first due at \(testTime(for: SchedulerInstant(offset: $0)))" } ?? ""
         let pending = pendingCount

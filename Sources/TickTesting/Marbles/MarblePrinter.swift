@@ -233,8 +233,12 @@ extension Marbles {
         let hot = shift > 0
         var exact = true
 
-        // Groups of consecutive same-time events, in raw (shifted) time.
-        var groups: [(time: Int128, markers: [Character], isPoint: Bool)] = []
+        // Groups of consecutive same-time events, in raw (shifted) time: each
+        // group's markers are `markers[start..<start + count]` (one array for
+        // all of them, not one per group: a long timeline has many groups).
+        var markers: [Character] = []
+        markers.reserveCapacity(events.count + 1)
+        var groups: [(time: Int128, start: Int, count: Int, isPoint: Bool)] = []
         for (event, time) in zip(events, times) {
             let marker: Character
             switch event.value {
@@ -244,19 +248,24 @@ extension Marbles {
             }
             let raw = time + shift
             if let last = groups.last, last.time == raw {
-                groups[groups.count - 1].markers.append(marker)
+                groups[groups.count - 1].count += 1
             } else {
                 if let last = groups.last, raw < last.time { exact = false }
-                groups.append((raw, [marker], false))
+                groups.append((raw, markers.count, 1, false))
             }
+            markers.append(marker)
         }
         if hot {
             // The subscription point sits at raw time `shift`, first in its group.
             if let index = groups.firstIndex(where: { $0.time == shift }) {
-                groups[index].markers.insert("^", at: 0)
+                let start = groups[index].start
+                markers.insert("^", at: start)
+                groups[index].count += 1
+                for later in groups.indices where groups[later].start > start { groups[later].start += 1 }
             } else {
                 let index = groups.firstIndex { $0.time > shift } ?? groups.count
-                groups.insert((shift, ["^"], true), at: index)
+                markers.append("^")
+                groups.insert((shift, markers.count - 1, 1, true), at: index)
             }
         }
 
@@ -273,17 +282,20 @@ extension Marbles {
             } else {
                 let quietText = quiet(gap, frame: frameAttos, atStart: text.isEmpty)
                 text += quietText
-                width += quietText.count
+                // Dashes or a duration token: ASCII, a column a byte.
+                width += quietText.utf8.count
             }
             if !group.isPoint { columns.append((group.time - shift, width)) }
-            if group.markers.count == 1 {
-                text.append(group.markers[0])
-                width += MarbleText.width(of: group.markers[0])
+            if group.count == 1 {
+                let marker = markers[group.start]
+                text.append(marker)
+                width += MarbleText.width(of: marker)
             } else {
-                text += "(" + String(group.markers) + ")"
-                width += 2 + MarbleText.displayWidth(group.markers)
+                let members = markers[group.start..<group.start + group.count]
+                text += "(" + String(members) + ")"
+                width += 2 + MarbleText.displayWidth(members)
             }
-            let width = Int128(group.markers.count == 1 ? 1 : group.markers.count + 2)
+            let width = Int128(group.count == 1 ? 1 : group.count + 2)
             cursor = max(cursor, group.time) + width * frameAttos
         }
 
