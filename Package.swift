@@ -22,7 +22,13 @@ let package = Package(
         // A libFuzzer target for the marble parser (a replay tool when built normally).
         .executableTarget(name: "marble-fuzzer", dependencies: ["Tick", "TickTesting"], path: "Tests/Fuzz/MarbleFuzzer"),
         .executableTarget(
-            name: "tick-benchmarks", dependencies: ["Tick", "TickTesting"], path: "Benchmarks/TickBenchmarks"),
+            name: "tick-benchmarks", dependencies: ["Tick", "TickTesting", "AsyncWorkloads"],
+            path: "Benchmarks/TickBenchmarks"),
+        // Async work no TestScheduler drives, measured with TickTesting linked
+        // (tick-benchmarks --workload) and without (tick-benchmarks-control),
+        // in the same run: scripts/invisible.sh, Docs/Performance.md.
+        .target(name: "AsyncWorkloads", path: "Benchmarks/AsyncWorkloads"),
+        .executableTarget(name: "tick-benchmarks-control", dependencies: ["AsyncWorkloads"], path: "Benchmarks/Control"),
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickTestingTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickIndicatorsTests", dependencies: ["Tick", "TickTesting", "TickIndicators"]),

@@ -4,10 +4,14 @@
 // `name: N ops, T s, ns/op, ops/s`, the median of several repetitions.
 // See Docs/Performance.md for the scenarios, the targets and the latest figures.
 
+import AsyncWorkloads
 import Tick
 import TickTesting
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// `--workload ...`: async work no TestScheduler drives, with TickTesting
+// linked (tick-benchmarks-control runs it without; scripts/invisible.sh).
+AsyncWorkloads.exitIfAsked(arguments)
 if arguments.first == "--memory-probe", arguments.count == 3, let n = Int(arguments[2]) {
     // Internal: one memory measurement in this fresh process (see memoryProbe).
     print(Scenarios.pendingMemory(kind: arguments[1], n).map { String($0) } ?? "unavailable")

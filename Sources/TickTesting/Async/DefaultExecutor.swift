@@ -33,7 +33,8 @@ import Musl
 // The driver then runs its jobs with no task executor at all: no switches,
 // and a yield still reaches Tick (through the default executor). For jobs no
 // driver owns, `DrivenTaskExecutor` does what the runtime's default executor
-// does on Linux: runs them on the global dispatch queue of their priority.
+// does on Linux: runs them on a concurrent queue of their priority as wide as
+// the cores (RuntimePool.swift, which says why not on the runtime's own).
 // Jobs enqueued for a deadline (a real `Task.sleep`, which asks the default
 // executor for them since Swift 6.2) it hands to the runtime's own default
 // executor, as before.

@@ -45,8 +45,8 @@ import Tick
 // `AsyncDriver.takeSwitch`).
 //
 // Every job Tick lets through (no driver takes it) is still run by Tick, on
-// the global dispatch queue of its priority as the runtime would, inside
-// `track`: so Tick knows when each run of any job ends, which is how a driver
+// a queue like the runtime's for its priority, as wide as the cores
+// (RuntimePool.swift), inside `track`: so Tick knows when each run of any job ends, which is how a driver
 // holding the jobs of a test body knows the body suspended (see
 // `AsyncDriver.registerCurrentTask`). Main-actor jobs and driven jobs are
 // tracked the same way.
@@ -175,12 +175,38 @@ enum JobRouting {
 
     /// The thread-local slot pointing at the `RunningJob` of the job the
     /// thread is running, for the jobs that Tick hands to a queue itself
-    /// (every job that passes through its hooks, driven or not).
+    /// (every job that passes through its hooks, driven or not): the
+    /// thread's own `RunningJob` (made at its first tracked job, freed when
+    /// the thread exits), or a driver's drain's while it drains.
     static let runningJobKey: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        pthread_key_create(&key, freeThreadSlot)
         return key
     }()
+
+    /// The current thread's `RunningJob` slot: its own, made here at its
+    /// first tracked job (one `pthread_getspecific` a job after that,
+    /// rather than a get and two sets), or the drain's it is in.
+    @inline(__always)
+    static func threadSlot() -> UnsafeMutablePointer<RunningJob> {
+        if let raw = pthread_getspecific(runningJobKey) { return raw.assumingMemoryBound(to: RunningJob.self) }
+        let slot = UnsafeMutablePointer<RunningJob>.allocate(capacity: 1)
+        slot.initialize(to: .none)
+        pthread_setspecific(runningJobKey, slot)
+        return slot
+    }
+
+    /// Frees a thread's own slot when the thread exits (a drain always puts
+    /// back the slot it found, so the thread's own is the one left).
+    #if canImport(Darwin)
+    private static let freeThreadSlot: @convention(c) (UnsafeMutableRawPointer) -> Void = { slot in
+        slot.assumingMemoryBound(to: RunningJob.self).deallocate()
+    }
+    #else
+    private static let freeThreadSlot: @convention(c) (UnsafeMutableRawPointer?) -> Void = { slot in
+        slot?.assumingMemoryBound(to: RunningJob.self).deallocate()
+    }
+    #endif
 
     /// One run of a job: a task is its own job each time it is resumed, so
     /// its address alone cannot tell one run from the next (the next can
@@ -196,7 +222,7 @@ enum JobRouting {
     private static let runs = Atomic<UInt64>(0)
 
     /// The job run the current thread is in, if Tick started it (nil
-    /// between the runs of a drain, whose slot then holds `.none`).
+    /// between runs, when the slot holds `.none`).
     static var runningJob: RunningJob? {
         guard let slot = pthread_getspecific(runningJobKey) else { return nil }
         let running = slot.assumingMemoryBound(to: RunningJob.self).pointee
@@ -206,16 +232,18 @@ enum JobRouting {
     /// Runs `job` with `body`, noting the run as the thread's; once it
     /// returns (the task suspended or ended), tells the drivers holding work
     /// until that run ends (see `AsyncDriver.registerCurrentTask`).
+    ///
+    /// The thread's slot gets the run, and then back what it held (`.none`,
+    /// or the run of a job this one runs inside).
     @inline(__always)
     static func track(_ job: UnownedJob, _ body: (UnownedJob) -> Void) {
-        var running = RunningJob(address: address(of: job), run: runs.add(1, ordering: .relaxed).newValue)
-        withUnsafeMutablePointer(to: &running) { pointer in
-            let outer = pthread_getspecific(runningJobKey)
-            pthread_setspecific(runningJobKey, pointer)
-            body(job)
-            pthread_setspecific(runningJobKey, outer)
-        }
-        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(running.run) }
+        let slot = threadSlot()
+        let outer = slot.pointee
+        let run = runs.add(1, ordering: .relaxed).newValue
+        slot.pointee = RunningJob(address: address(of: job), run: run)
+        body(job)
+        slot.pointee = outer
+        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(run) }
     }
 
     /// `track(_:_:)` for a driver's drain, whose thread-local points at
@@ -230,12 +258,12 @@ enum JobRouting {
         if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(run) }
     }
 
-    /// Runs `job` like the global concurrent executor would (on the global
-    /// queue of its priority), tracked.
+    /// Runs `job` like the global concurrent executor would (on a queue
+    /// like the runtime's for its priority, as wide as the cores: see
+    /// RuntimePool.swift), tracked.
+    @inline(__always)
     static func runOnGlobalQueue(_ job: UnownedJob) {
-        DispatchQueue.global(qos: qualityOfService(job.priority)).async {
-            track(job) { $0.runSynchronously(on: genericExecutor) }
-        }
+        RuntimePool.enqueue(job)
     }
 
     /// The dispatch quality of service of a job priority, as the runtime
@@ -514,7 +542,8 @@ enum JobRouting {
 /// (DefaultExecutor.swift), else the task executor current while a driver
 /// runs a non-main job (see the top of this file): takes back the jobs
 /// enqueued on "the current executor", and runs any other job like the
-/// runtime's default executor (on the global dispatch queue of its priority).
+/// runtime's default executor (on a queue like the runtime's for its
+/// priority, as wide as the cores: RuntimePool.swift).
 final class DrivenTaskExecutor: TaskExecutor {
     static let shared = DrivenTaskExecutor()
     static let reference = shared.asUnownedTaskExecutor()
