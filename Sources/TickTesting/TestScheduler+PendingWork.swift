@@ -125,19 +125,56 @@ extension TestScheduler {
         let site = pendingWork.site
         if let handler = PendingWorkLog.hintHandler {
             handler(message, site)
-        } else if Test.current != nil {
+            return
+        }
+        switch PendingWorkLog.hintDestination(inSwiftTestingTest: Test.current != nil) {
+        case .testWarning:
             #if compiler(>=6.3)
             // Issue severities are Swift Testing's from Swift 6.3 on.
             Issue.record(
                 Comment(rawValue: message), severity: .warning,
                 sourceLocation: SourceLocation(
                     fileID: site.fileID, filePath: "\(site.filePath)", line: Int(site.line), column: Int(site.column)))
-            #else
-            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(message)\n".utf8))
             #endif
-        } else {
-            FileHandle.standardError.write(Data("\(site.fileID):\(site.line): \(message)\n".utf8))
+        case .standardError:
+            FileHandle.standardError.write(Data(PendingWorkLog.standardErrorLine(message, at: site).utf8))
         }
+    }
+}
+
+extension PendingWorkLog {
+    /// Where a hint goes when no handler takes it.
+    enum HintDestination: Equatable {
+        /// A Swift Testing issue of severity `.warning`, at the scheduler's line.
+        case testWarning
+        /// A line on standard error (an XCTest test, no test, or a toolchain
+        /// whose Swift Testing records no warnings).
+        case standardError
+    }
+
+    /// Whether this toolchain's Swift Testing records issues of severity
+    /// `.warning` (Swift 6.3 on). The one toolchain check of the hint: the
+    /// path an older toolchain takes is `hintDestination`'s answer for
+    /// `false`, which Tick's tests exercise on every toolchain.
+    static let toolchainRecordsWarnings: Bool = {
+        #if compiler(>=6.3)
+        return true
+        #else
+        return false
+        #endif
+    }()
+
+    /// The hint's destination: a test warning only inside a Swift Testing
+    /// test on a toolchain that records warnings, else standard error.
+    static func hintDestination(
+        inSwiftTestingTest: Bool, toolchainRecordsWarnings: Bool = PendingWorkLog.toolchainRecordsWarnings
+    ) -> HintDestination {
+        inSwiftTestingTest && toolchainRecordsWarnings ? .testWarning : .standardError
+    }
+
+    /// The hint as written to standard error: `file:line: message`.
+    static func standardErrorLine(_ message: String, at site: CallSite) -> String {
+        "\(site.fileID):\(site.line): \(message)\n"
     }
 }
 

@@ -90,6 +90,19 @@ import Tick
         #expect(given)
     }
 
+    /// The hint's one toolchain check, both ways: before Swift 6.3, Swift
+    /// Testing records no warnings, so a hint inside a Swift Testing test goes
+    /// to standard error, as it does outside any test.
+    @Test func withoutWarningSeveritiesTheHintGoesToStandardError() {
+        #expect(PendingWorkLog.hintDestination(inSwiftTestingTest: true, toolchainRecordsWarnings: true) == .testWarning)
+        #expect(PendingWorkLog.hintDestination(inSwiftTestingTest: true, toolchainRecordsWarnings: false) == .standardError)
+        #expect(PendingWorkLog.hintDestination(inSwiftTestingTest: false, toolchainRecordsWarnings: true) == .standardError)
+        #expect(PendingWorkLog.hintDestination(inSwiftTestingTest: false, toolchainRecordsWarnings: false) == .standardError)
+        let site = CallSite(fileID: "MyTests/SearchTests.swift", filePath: "/x/SearchTests.swift", line: 12, column: 5)
+        #expect(
+            PendingWorkLog.standardErrorLine("Hint: 1 item(s) …", at: site) == "MyTests/SearchTests.swift:12: Hint: 1 item(s) …\n")
+    }
+
     @Test func outsideATestNoHintIsGiven() async {
         // Made where no test runs (a detached task): the scheduler is no
         // test's, so it gives no hint even with work never driven.
