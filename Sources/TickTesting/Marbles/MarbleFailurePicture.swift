@@ -25,6 +25,9 @@ import XCTest
 /// `0` (or `off`, `false`, `no`) for the test process, e.g.
 /// `TICK_FAILURE_PICTURES=0 swift test`.
 public enum MarbleFailurePictures {
+    // `@_optimize(none)`, as the SVG renderer (MarbleSVG.swift): this runs
+    // once per failure.
+
     /// The environment variable that switches failure pictures off.
     public static let environmentVariable = "TICK_FAILURE_PICTURES"
 
@@ -39,6 +42,7 @@ public enum MarbleFailurePictures {
     /// actual one, the first difference marked, the legend under the axis.
     /// nil when `diff` has no picture (the timelines are equal, or it is a
     /// subscription diff) or a diagram cannot be drawn.
+    @_optimize(none)
     static func svg(for diff: MarbleDiff) -> String? {
         guard let picture = diff.picture else { return nil }
         let frame = picture.frame
@@ -62,6 +66,7 @@ public enum MarbleFailurePictures {
     }
 
     /// The file name of the picture of a failure at `site`.
+    @_optimize(none)
     static func fileName(for site: CallSite) -> String {
         let file = site.fileID.split(separator: "/").last.map(String.init) ?? site.fileID
         let safe = String(file.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-" ? $0 : "_" })
@@ -71,6 +76,7 @@ public enum MarbleFailurePictures {
     /// Draws and attaches the picture of a failed marble expectation at
     /// `site`, and returns the line the failure text gets about it (nil when
     /// nothing was attached).
+    @_optimize(none)
     static func attach(_ diff: MarbleDiff, site: CallSite) -> String? {
         guard TestFailureReporter.handler == nil, isEnabled else { return nil }
         let inSwiftTesting = Test.current != nil

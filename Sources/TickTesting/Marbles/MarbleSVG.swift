@@ -1,3 +1,8 @@
+// Drawing SVG is `@_optimize(none)`: a picture is drawn once per failed
+// expectation or `svg` call, and optimizing the renderer's string building
+// was the largest single cost of a release build of TickTesting
+// (Docs/Performance.md, "Build time"). Parsing the diagrams is optimized as
+// usual.
 extension Marbles {
     /// Draws diagrams as an SVG marble diagram, one row per diagram (for
     /// example an operator's input above its output), all on one time scale.
@@ -17,6 +22,7 @@ extension Marbles {
     ///   - temperature: how to read every diagram (`.hot` allows `^`).
     ///   - frame: the duration of one frame.
     /// - Throws: the ``MarbleError`` of the first diagram that cannot be read.
+    @_optimize(none)
     public static func svg(
         _ diagrams: [String], _ temperature: Temperature = .cold, frame: Duration = .milliseconds(1)
     ) throws(MarbleError) -> String {
@@ -53,6 +59,7 @@ extension Marbles {
 
     /// Draws `rows` on one time scale; `mark` adds a line across every row
     /// at its time, and each of `notes` a line of text under the axis.
+    @_optimize(none)
     static func render(_ rows: [SVGRow], frameAttos: Int128, mark: SVGMark? = nil, notes: [String] = []) -> String {
         var times = Set(rows.flatMap { $0.events.map(\.time) })
         times.insert(0)
@@ -203,6 +210,7 @@ extension Marbles {
     }
 
     /// Text safe inside XML elements and attributes.
+    @_optimize(none)
     static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -227,6 +235,7 @@ extension Marbles {
     }
 
     /// A stable pastel colour per label.
+    @_optimize(none)
     static func color(for label: String) -> String {
         let palette = ["#ffd166", "#a0e7e5", "#b4f8c8", "#fbe7c6", "#cdb4db", "#ffafcc", "#bde0fe", "#f1c0e8"]
         let sum = label.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF }

@@ -15,6 +15,13 @@ import Darwin
 /// unreadable diagram, an unknown command, a missing argument). On bad input
 /// standard output stays empty and standard error has the message.
 public enum MarblesCLI {
+    // The command glue (reading arguments, composing messages, writing
+    // files) is `@_optimize(none)`: it runs once per command, and optimizing
+    // it cost every release build of TickTesting time for nothing. What a
+    // command does per event (`Marbles.parse`, `print`, `diff`) and the byte
+    // loops over its input are optimized as usual (Docs/Performance.md,
+    // "Build time").
+
     /// What a command printed and how it ended.
     public struct Result: Equatable, Sendable {
         /// Text for standard output.
@@ -34,6 +41,7 @@ public enum MarblesCLI {
 
     /// Runs the tool with `arguments` (without the program name); a diagram
     /// given as `-` is read from `standardInput`.
+    @_optimize(none)
     public static func run(_ arguments: [String], standardInput: () -> [UInt8] = readStandardInput) -> Result {
         guard let command = arguments.first else {
             return Result(standardOutput: usage + "\n" + demo())
@@ -88,6 +96,7 @@ public enum MarblesCLI {
 
     // MARK: Commands
 
+    @_optimize(none)
     static func explain(_ arguments: [String], input: () -> [UInt8]) -> Result {
         var options: Options
         switch parse(arguments, command: "explain", allowsOutput: false) {
@@ -107,6 +116,7 @@ public enum MarblesCLI {
         }
     }
 
+    @_optimize(none)
     static func render(_ arguments: [String], input: () -> [UInt8]) -> Result {
         var options: Options
         switch parse(arguments, command: "render", allowsOutput: true) {
@@ -128,6 +138,7 @@ public enum MarblesCLI {
         return Result(standardOutput: "wrote \(rows) row\(rows == 1 ? "" : "s") to \(output)\n")
     }
 
+    @_optimize(none)
     static func diff(_ arguments: [String], input: () -> [UInt8]) -> Result {
         var options: Options
         switch parse(arguments, command: "diff", allowsOutput: false) {
@@ -152,6 +163,7 @@ public enum MarblesCLI {
     /// Writes `text` to `path` only if that is a new file or an existing
     /// regular file (replaced atomically, keeping its permissions); refuses
     /// symbolic links, FIFOs, devices, directories and read-only files.
+    @_optimize(none)
     static func write(_ text: String, to path: String) -> Result? {
         func refuse(_ why: String) -> Result {
             Result(standardError: "marbles render: refusing to write \(path): \(why)\n", exitCode: 2)
@@ -190,6 +202,7 @@ public enum MarblesCLI {
     }
 
     /// One line per event: `frame 2 (2ms): next(a)`.
+    @_optimize(none)
     static func explanation(
         of diagram: String, _ temperature: Marbles.Temperature, frame: Duration
     ) throws(MarbleError) -> String {
@@ -221,6 +234,7 @@ public enum MarblesCLI {
     }
 
     /// Reads the diagrams given as `-` (standard input) and `--file`.
+    @_optimize(none)
     static func resolve(_ options: inout Options, command: String, input: () -> [UInt8]) -> Result? {
         var diagrams: [String] = []
         for source in options.sources {
@@ -255,6 +269,7 @@ public enum MarblesCLI {
 
     /// An argument that looks like an option (`-x`, `--frames`) rather than
     /// a diagram, when the command got more diagrams than it takes.
+    @_optimize(none)
     static func unknownOption(_ options: Options, command: String) -> Result? {
         for case .text(let text) in options.sources {
             let body = text.drop { $0 == "-" }
@@ -271,6 +286,7 @@ public enum MarblesCLI {
 
     /// Known options are matched exactly; everything else is a diagram (so
     /// `--a--|` is a diagram). After `--`, everything is a diagram.
+    @_optimize(none)
     static func parse(_ arguments: [String], command: String, allowsOutput: Bool) -> Parsed {
         var options = Options()
         var index = 0
@@ -319,6 +335,7 @@ public enum MarblesCLI {
         return .success(options)
     }
 
+    @_optimize(none)
     static func usageError(_ message: String, command: String) -> Result {
         Result(standardError: "marbles \(command): \(message)\n\n" + (help[command] ?? usage), exitCode: 2)
     }
@@ -391,6 +408,7 @@ public enum MarblesCLI {
     ]
 
     /// A few diagrams explained: what `marbles` with no arguments shows after the usage.
+    @_optimize(none)
     static func demo() -> String {
         let examples: [(String, Marbles.Temperature)] = [
             ("--a--(bc)--|", .cold), ("a 9ms b 1.5s c|", .cold), ("-a-^-b--|", .hot), ("--x--#", .cold),

@@ -288,6 +288,9 @@ struct PropertyCheck {
         return PropertyResult(runs: plan.generated, counterexample: counterexample)
     }
 
+    // Runs once, for a failing property: `@_optimize(none)` saves a release
+    // build of TickTesting the time (Docs/Performance.md, "Build time").
+    @_optimize(none)
     private func makeCounterexample(
         _ outcome: RunOutcome, shrinker: Shrinker, failingRun: Int?, generated: Int
     ) -> Counterexample {
