@@ -19,10 +19,7 @@
 /// Abstract: ``TimerSource`` is the one kind.
 @usableFromInline
 class DirectSource<Element>: NestedSources {
-    @usableFromInline override init() {
-        super.init()
-        isDirect = true
-    }
+    @usableFromInline override init() {}
 
     /// Starts the source for `sink` and returns its upstream subscription,
     /// which `sink` disposes when it ends. The events must be those, in the

@@ -212,11 +212,7 @@ extension ObservableType {
         // operator in between: `DirectSource.swift`) delivers straight into
         // the sink; everything else subscribes through an observer.
         // (Specialized, the cast is decided at compile time.)
-        if let nesting = (self as? Observable<Element>)?.nesting, nesting.isDirect {
-            // Safe: the one kind of direct source is a timer's, which
-            // `Observable<Element>.timer` makes as a `DirectSource<Element>`
-            // (checked in debug builds).
-            let direct = unsafeDowncast(nesting, to: DirectSource<Element>.self)
+        if let direct = (self as? Observable<Element>)?.nesting as? DirectSource<Element> {
             sink.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, sink))
         } else {
             sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
@@ -527,13 +523,4 @@ extension Observable: @unchecked Sendable {}
 /// `flatMap`/`merge` (FlatMap.swift), or a source a closure subscription runs
 /// itself (DirectSource.swift).
 @usableFromInline
-class NestedSources {
-    /// `true` for a ``DirectSource`` (set by its initializer): a closure
-    /// subscription tells one by this flag rather than by a dynamic cast to
-    /// `DirectSource<Element>`, which looks up that class's generic
-    /// metadata at every subscription.
-    /// (Written only by that initializer, before the object is shared.)
-    @usableFromInline final var isDirect = false
-
-    @usableFromInline init() {}
-}
+class NestedSources {}
