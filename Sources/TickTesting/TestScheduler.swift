@@ -224,6 +224,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return enqueue(after: delay, action)
     }
 
+    /// Schedules `action` at the instant `time`: exactly what
+    /// `schedule(after: (time - now).clampedToZero)` does (a time not in the
+    /// future runs as work due now, a frame later with
+    /// `simulateProcessingDelay`), without reading the clock outside the
+    /// scheduler's lock.
+    @discardableResult
+    public func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
+        enqueue(due: time, action)
+    }
+
     /// Schedules `action` at frame time `time` (at ``now`` if that is in the past).
     ///
     /// The time is absolute, as RxTest's `scheduleAt`: `simulateProcessingDelay`

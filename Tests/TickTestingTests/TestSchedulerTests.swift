@@ -364,3 +364,53 @@ import TickTesting
         #expect(xs.subscriptions == [Subscription(0, 3)])
     }
 }
+
+/// `schedule(at: SchedulerInstant)` on a TestScheduler takes the instant as
+/// it is (`delay` re-arms its timer with it) and must do exactly what the
+/// protocol's default, `schedule(after: max(.zero, time - now))`, does:
+/// checked against that default at -1, 0 and +1 frame from now, with and
+/// without the processing delay, in scheduling order at ties.
+@Suite(.checksResourceLeaks) struct ScheduleAtInstantTests {
+    /// When each of three actions runs, and in what order: scheduled at one
+    /// frame before now, at now and one frame after (from an action at 5),
+    /// with a relative action at the same instant scheduled between them.
+    func runs(simulateProcessingDelay: Bool, byInstant: Bool) -> [String] {
+        let scheduler = TestScheduler(initialClock: 0, frame: .seconds(1), simulateProcessingDelay: simulateProcessingDelay)
+        var log: [String] = []
+        scheduler.scheduleAt(5) {
+            for (name, offset) in [("before", -1), ("now", 0), ("after", 1)] {
+                let instant = scheduler.now + .seconds(offset)
+                let action = { log.append("\(name)@\(scheduler.clock)") }
+                if byInstant {
+                    scheduler.schedule(at: instant, action)
+                } else {
+                    scheduler.schedule(after: max(.zero, instant - scheduler.now), action)
+                }
+                scheduler.schedule(after: .seconds(1)) { log.append("relative-\(name)@\(scheduler.clock)") }
+            }
+        }
+        scheduler.run()
+        return log
+    }
+
+    @Test(arguments: [false, true])
+    func scheduleAtAnInstantIsScheduleAfterTheRest(simulateProcessingDelay: Bool) {
+        let byInstant = runs(simulateProcessingDelay: simulateProcessingDelay, byInstant: true)
+        #expect(byInstant == runs(simulateProcessingDelay: simulateProcessingDelay, byInstant: false))
+        // The instants themselves, written out: without the processing
+        // delay a past or present instant runs at 5; with it, at 6.
+        let late = simulateProcessingDelay ? 6 : 5
+        #expect(byInstant.contains("before@\(late)") && byInstant.contains("now@\(late)") && byInstant.contains("after@6"))
+    }
+
+    @Test func cancellingWorkScheduledAtAnInstantRunsNothing() {
+        let scheduler = TestScheduler()
+        var ran = false
+        let disposable = scheduler.schedule(at: scheduler.now + .milliseconds(3)) { ran = true }
+        #expect(scheduler.pendingCount == 1)
+        disposable.dispose()
+        scheduler.run()
+        #expect(!ran)
+        #expect(scheduler.pendingCount == 0)
+    }
+}

@@ -40,10 +40,19 @@ public protocol Scheduler: AnyObject, Sendable {
     func schedulePeriodic(
         after delay: Duration, period: Duration, _ action: @escaping () -> Void
     ) -> any Disposable
+
+    /// Schedules `action` at the instant `time` (as soon as possible if
+    /// `time` is not in the future): what `schedule(after: time - now)`
+    /// does. The default implementation is exactly that; a scheduler that
+    /// keeps its work by due instant (TickTesting's `TestScheduler`) takes
+    /// the instant as it is, without reading its clock a second time.
+    @discardableResult
+    func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable
 }
 
 extension Scheduler {
-    /// Schedules `action` at the instant `time` (at once if `time` is not in the future).
+    /// Schedules `action` at the instant `time` (at once if `time` is not in
+    /// the future), as `schedule(after: (time - now).clampedToZero)`.
     @discardableResult
     public func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
         schedule(after: (time - now).clampedToZero, action)

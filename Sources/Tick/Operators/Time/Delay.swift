@@ -143,8 +143,11 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
             generation = timerGeneration
         }
         lock.unlock()
+        // `schedule(at:)`: on a scheduler that keeps its work by due instant
+        // (the TestScheduler) that reads no clock; on the others it is
+        // `schedule(after: next - now)`, as before.
         if let next, let action, !isDisposed {
-            storeTimer(scheduler.schedule(after: (next - scheduler.now).clampedToZero, action), generation: generation)
+            storeTimer(scheduler.schedule(at: next, action), generation: generation)
         }
     }
 
