@@ -6,8 +6,8 @@ import Tick
 /// its next step: it returns at once, the clock at the last entry it ran
 /// (Docs/AsyncAwait.md, "Cancelling an advance"). Swift Testing's
 /// `.timeLimit` stops a test by cancelling its task, so it stops a runaway
-/// advance the same way; its shortest limit is a minute, so these tests
-/// cancel at an exact virtual time instead.
+/// advance the same way (AsyncTimeLimitTests, a minute in a child process);
+/// these tests cancel at an exact virtual time instead.
 @Suite(.checksResourceLeaks) struct AsyncCancellationTests {
     /// A sleep loop that would take 60,000 steps; the advancing task is
     /// cancelled by a driven task at 100 ms of virtual time.
