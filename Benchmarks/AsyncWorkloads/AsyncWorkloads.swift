@@ -168,8 +168,10 @@ public enum AsyncWorkloads {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
-    /// The process's CPU time so far (every thread, user and system).
-    static func processCPUSeconds() -> Double {
+    /// The process's CPU time so far (every thread, user and system), in
+    /// seconds: unlike wall time, it leaves out the time the process waited
+    /// for a core while other processes ran. (Also `tick-benchmarks`'s.)
+    public static func processCPUSeconds() -> Double {
         var usage = rusage()
         #if canImport(Glibc)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)

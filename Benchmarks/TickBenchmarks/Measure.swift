@@ -1,3 +1,4 @@
+import AsyncWorkloads
 import Dispatch
 import Foundation
 #if canImport(Glibc)
@@ -61,20 +62,6 @@ func time(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-/// The CPU time the process has used so far (every thread, user and system),
-/// in seconds: unlike wall time, it leaves out the time the process waited
-/// for a core while other processes ran.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
 /// Set by `--callgrind` (see `Benchmarks/gate.sh`): every scenario runs its
 /// measured region once untimed (a warm-up, so one-time costs such as lazy
 /// metadata are not counted), then once inside ``measuredRegion(_:)``, the only
@@ -109,9 +96,9 @@ func measure<State>(
     var cpuSeconds: [Double] = []
     for _ in 0..<repetitions {
         var state = setup()
-        let cpuStart = cpu ? processCPUSeconds() : 0
+        let cpuStart = cpu ? AsyncWorkloads.processCPUSeconds() : 0
         seconds.append(time { measured(&state) })
-        if cpu { cpuSeconds.append(processCPUSeconds() - cpuStart) }
+        if cpu { cpuSeconds.append(AsyncWorkloads.processCPUSeconds() - cpuStart) }
     }
     var result = Measurement(name: name, operations: operations, seconds: seconds)
     result.cpuSeconds = cpuSeconds
