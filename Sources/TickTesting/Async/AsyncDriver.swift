@@ -37,6 +37,10 @@ final class AsyncDriver: @unchecked Sendable {
     //
     // What the driver decides lives in `machine` (AsyncDriver+StateMachine.swift):
     // this class takes the lock, asks the machine, and does what it says.
+    // It stays one file, its sections one per kind of event (holding, running
+    // jobs, quiescence, stalls, a stuck test, virtual sleeps), so that the
+    // lock, the machine and the drain's fields stay `private` to it: split
+    // into files, every section would need them module-wide.
 
     /// The scheduler this driver belongs to; the driver takes no jobs once
     /// it is gone.

@@ -138,6 +138,8 @@ import Tick
         #endif
         let runs = await Task.detached { () -> [UInt64?] in
             let first = JobRouting.runningJob?.run
+            // The yield is the code under test, not a wait: its resumption
+            // is a new job, which must come back through the pool's wrapper.
             await Task.yield()
             return [first, JobRouting.runningJob?.run]
         }.value
