@@ -25,3 +25,14 @@
 __attribute__((constructor)) static void tick_runtime_hooks_at_load(void) {
     tick_testing_install_runtime_hooks();
 }
+
+// The words of the header's "Thread-local words" and "Process-wide words"
+// (their invariants are written there).
+TICK_THREAD_LOCAL void *_Nullable tick_thread_driver = 0;
+TICK_THREAD_LOCAL tick_running_job *_Nullable tick_thread_running_job = 0;
+TICK_THREAD_LOCAL tick_running_job tick_thread_own_running_job = {0, 0};
+uint64_t tick_job_runs = 0;
+int64_t tick_held_runs = 0;
+uint64_t tick_roots_filter = 0;
+uintptr_t tick_roots_sole = 0;
+const tick_pool *_Nullable tick_runtime_pool = 0;

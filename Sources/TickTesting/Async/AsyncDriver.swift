@@ -9,6 +9,7 @@ import Dispatch
 import Foundation
 import Synchronization
 @_spi(TickInternals) import Tick
+internal import TickRuntimeHooks
 
 /// Runs the async work one TestScheduler drives, one job at a time, and
 /// tells the scheduler's async `advance`/`run` when nothing is left to run.
@@ -78,7 +79,7 @@ final class AsyncDriver: @unchecked Sendable {
     private var runningJob: UnsafeMutablePointer<JobRouting.RunningJob> {
         if let slot = runningJobSlot { return slot }
         let slot = UnsafeMutablePointer<JobRouting.RunningJob>.allocate(capacity: 1)
-        slot.initialize(to: .none)
+        slot.initialize(to: JobRouting.RunningJob(address: 0, run: 0))
         runningJobSlot = slot
         return slot
     }
@@ -183,7 +184,7 @@ final class AsyncDriver: @unchecked Sendable {
     private static var drivingCurrentContext: AsyncDriver? {
         if let current = JobRouting.currentDriver { return current.isLive ? current : nil }
         guard let task = JobRouting.currentTaskAddress,
-            JobRouting.roots.filter.load(ordering: .acquiring) & JobRouting.Roots.bit(task) != 0
+            JobRouting.Roots.filter & JobRouting.Roots.bit(task) != 0
         else { return nil }
         return JobRouting.roots.driver(task: task, job: 0)
     }
@@ -379,15 +380,13 @@ final class AsyncDriver: @unchecked Sendable {
     /// Runs queued jobs in order while they are for this thread's kind (main
     /// or not); hands over to the other queue when the next one is not.
     private func drain(onMain: Bool) {
-        pthread_setspecific(JobRouting.threadKey, Unmanaged.passUnretained(self).toOpaque())
+        tick_set_current_driver(Unmanaged.passUnretained(self).toOpaque())
         // The thread's running job is this drain's slot for the whole drain
         // (see `JobRouting.track(_:in:_:)`).
-        let runningJobKey = JobRouting.runningJobKey
-        let outerRunningJob = pthread_getspecific(runningJobKey)
-        pthread_setspecific(runningJobKey, runningJob)
+        let outerRunningJob = tick_exchange_running_job_slot(runningJob)
         defer {
-            pthread_setspecific(runningJobKey, outerRunningJob)
-            pthread_setspecific(JobRouting.threadKey, nil)
+            tick_exchange_running_job_slot(outerRunningJob)
+            tick_set_current_driver(nil)
         }
         lock.lock()
         while true {

@@ -8,6 +8,7 @@ import Musl
 import Dispatch
 import Synchronization
 import Tick
+internal import TickRuntimeHooks
 
 // How a TestScheduler sees the async work it drives (Docs/AsyncAwait.md,
 // "How quiescence works").
@@ -173,59 +174,25 @@ enum JobRouting {
 
     // MARK: Knowing when a job ends
 
-    /// The thread-local slot pointing at the `RunningJob` of the job the
-    /// thread is running, for the jobs that Tick hands to a queue itself
-    /// (every job that passes through its hooks, driven or not): the
-    /// thread's own `RunningJob` (made at its first tracked job, freed when
-    /// the thread exits), or a driver's drain's while it drains.
-    static let runningJobKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, freeThreadSlot)
-        return key
-    }()
-
-    /// The current thread's `RunningJob` slot: its own, made here at its
-    /// first tracked job (one `pthread_getspecific` a job after that,
-    /// rather than a get and two sets), or the drain's it is in.
+    /// The current thread's `RunningJob` slot (a C thread-local, see
+    /// TickRuntimeHooks.h): its own, made current at its first tracked job,
+    /// or the drain's it is in.
     @inline(__always)
     static func threadSlot() -> UnsafeMutablePointer<RunningJob> {
-        if let raw = pthread_getspecific(runningJobKey) { return raw.assumingMemoryBound(to: RunningJob.self) }
-        let slot = UnsafeMutablePointer<RunningJob>.allocate(capacity: 1)
-        slot.initialize(to: .none)
-        pthread_setspecific(runningJobKey, slot)
-        return slot
+        tick_running_job_slot()
     }
-
-    /// Frees a thread's own slot when the thread exits (a drain always puts
-    /// back the slot it found, so the thread's own is the one left).
-    #if canImport(Darwin)
-    private static let freeThreadSlot: @convention(c) (UnsafeMutableRawPointer) -> Void = { slot in
-        slot.assumingMemoryBound(to: RunningJob.self).deallocate()
-    }
-    #else
-    private static let freeThreadSlot: @convention(c) (UnsafeMutableRawPointer?) -> Void = { slot in
-        slot?.assumingMemoryBound(to: RunningJob.self).deallocate()
-    }
-    #endif
 
     /// One run of a job: a task is its own job each time it is resumed, so
     /// its address alone cannot tell one run from the next (the next can
-    /// start on another thread before this one has returned).
-    struct RunningJob: Equatable {
-        let address: UInt
-        let run: UInt64
-
-        /// No job: between the runs of a driver's drain.
-        static var none: RunningJob { RunningJob(address: 0, run: 0) }
-    }
-
-    private static let runs = Atomic<UInt64>(0)
+    /// start on another thread before this one has returned). A C struct
+    /// (`address`, `run`), so that the thread-local slot holds one.
+    typealias RunningJob = tick_running_job
 
     /// The job run the current thread is in, if Tick started it (nil
-    /// between runs, when the slot holds `.none`).
+    /// between runs, when the slot holds no run).
     static var runningJob: RunningJob? {
-        guard let slot = pthread_getspecific(runningJobKey) else { return nil }
-        let running = slot.assumingMemoryBound(to: RunningJob.self).pointee
+        guard let slot = tick_running_job_slot_if_any() else { return nil }
+        let running = slot.pointee
         return running.run == 0 ? nil : running
     }
 
@@ -239,11 +206,11 @@ enum JobRouting {
     static func track(_ job: UnownedJob, _ body: (UnownedJob) -> Void) {
         let slot = threadSlot()
         let outer = slot.pointee
-        let run = runs.add(1, ordering: .relaxed).newValue
+        let run = tick_next_job_run()
         slot.pointee = RunningJob(address: address(of: job), run: run)
         body(job)
         slot.pointee = outer
-        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(run) }
+        if tick_held_runs_load() > 0 { holds.jobEnded(run) }
     }
 
     /// `track(_:_:)` for a driver's drain, whose thread-local points at
@@ -251,11 +218,11 @@ enum JobRouting {
     /// `slot` says which run the thread is in, and no job between runs.
     @inline(__always)
     static func track(_ job: UnownedJob, in slot: UnsafeMutablePointer<RunningJob>, _ body: (UnownedJob) -> Void) {
-        let run = runs.add(1, ordering: .relaxed).newValue
+        let run = tick_next_job_run()
         slot.pointee = RunningJob(address: address(of: job), run: run)
         body(job)
-        slot.pointee = .none
-        if holds.count.load(ordering: .acquiring) > 0 { holds.jobEnded(run) }
+        slot.pointee = RunningJob(address: 0, run: 0)
+        if tick_held_runs_load() > 0 { holds.jobEnded(run) }
     }
 
     /// Runs `job` like the global concurrent executor would (on a queue
@@ -283,10 +250,11 @@ enum JobRouting {
     static let holds = Holds()
 
     final class Holds: @unchecked Sendable {
-        // @unchecked: `waiting` is guarded by `lock`; `count` is atomic.
+        // @unchecked: `waiting` is guarded by `lock`; its count is
+        // published, under `lock`, in the atomic `tick_held_runs`
+        // (TickRuntimeHooks.h), which every job run reads.
         private let lock = Lock()
         private var waiting: [UInt64: [(driver: Weak, generation: UInt64)]] = [:]
-        let count = Atomic<Int>(0)
 
         final class Weak {
             weak var driver: AsyncDriver?
@@ -297,14 +265,14 @@ enum JobRouting {
         func add(run: UInt64, driver: AsyncDriver, generation: UInt64) {
             lock.withLock {
                 waiting[run, default: []].append((Weak(driver), generation))
-                count.store(waiting.count, ordering: .releasing)
+                tick_held_runs_store(Int64(waiting.count))
             }
         }
 
         func jobEnded(_ run: UInt64) {
             let ended = lock.withLock { () -> [(driver: Weak, generation: UInt64)]? in
                 let ended = waiting.removeValue(forKey: run)
-                count.store(waiting.count, ordering: .releasing)
+                tick_held_runs_store(Int64(waiting.count))
                 return ended
             }
             // Out of the lock (a driver's release may start its drain).
@@ -316,16 +284,9 @@ enum JobRouting {
 
     // MARK: Which driver a job belongs to
 
-    /// The thread-local slot naming the driver whose job the thread is running.
-    static let threadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
     /// The driver whose job the current thread is running, if any (alive or not).
     static var currentDriver: AsyncDriver? {
-        guard let raw = pthread_getspecific(threadKey) else { return nil }
+        guard let raw = tick_current_driver() else { return nil }
         return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
     }
 
@@ -334,7 +295,7 @@ enum JobRouting {
     /// weakly, pays through its side table).
     @inline(__always)
     static func isCurrentDriver(_ driver: AsyncDriver) -> Bool {
-        pthread_getspecific(threadKey) == Unmanaged.passUnretained(driver).toOpaque()
+        tick_current_driver() == Unmanaged.passUnretained(driver).toOpaque()
     }
 
     /// Calls `body` with the driver that owns `job` (see the comment at the
@@ -349,8 +310,8 @@ enum JobRouting {
     /// set the thread-local, holds a reference until it returns.
     @inline(__always)
     static func withDriver(for job: UnownedJob, _ body: (AsyncDriver) -> Void) -> Bool {
-        let current = pthread_getspecific(threadKey)
-        let filter = roots.filter.load(ordering: .acquiring)
+        let current = tick_current_driver()
+        let filter = Roots.filter
         if filter != 0 {
             let (task, job) = (currentTaskAddress, address(of: job))
             if filter & Roots.bit(job) != 0 || task.map({ filter & Roots.bit($0) != 0 }) == true {
@@ -358,7 +319,7 @@ enum JobRouting {
                 // usual case): whichever rule applies, the job is that
                 // driver's, without the table. (`sole` is stored before
                 // `filter`: this filter's sole driver or a later one.)
-                if let current, roots.sole.load(ordering: .acquiring) == UInt(bitPattern: current) {
+                if let current, Roots.sole == UInt(bitPattern: current) {
                     return Unmanaged<AsyncDriver>.fromOpaque(current)._withUnsafeGuaranteedRef { driver in
                         guard driver.isLive else { return false }
                         body(driver)
@@ -443,7 +404,9 @@ enum JobRouting {
     static let roots = Roots()
 
     final class Roots: @unchecked Sendable {
-        // @unchecked: `entries` is guarded by `lock`; `filter` is atomic.
+        // @unchecked: `entries` is guarded by `lock`; the filter and the
+        // sole driver are atomic C words (TickRuntimeHooks.h), written under
+        // `lock` only.
         private let lock = Lock()
         /// Every root with its driver. A handful at most (one per test
         /// running), so a linear scan beats hashing.
@@ -455,10 +418,10 @@ enum JobRouting {
         /// thread before it enqueues anything, and is resumed only after it
         /// suspended, so no enqueue of a root can read the filter from before
         /// its registration.
-        let filter = Atomic<UInt64>(0)
+        static var filter: UInt64 { tick_roots_filter_load() }
         /// The driver of every root, when they all have the same one (its
         /// `ObjectIdentifier`'s bits); else 0. Rewritten with `filter`.
-        let sole = Atomic<UInt>(0)
+        static var sole: UInt { tick_roots_sole_load() }
 
         @inline(__always)
         static func bit(_ address: UInt) -> UInt64 {
@@ -470,8 +433,8 @@ enum JobRouting {
         private func refilter() {
             let first = entries.first?.driver.id
             let shared = entries.allSatisfy { $0.driver.id == first }
-            sole.store(shared ? first.map { UInt(bitPattern: $0) } ?? 0 : 0, ordering: .releasing)
-            filter.store(entries.reduce(0) { $0 | Roots.bit($1.task) }, ordering: .releasing)
+            tick_roots_sole_store(shared ? first.map { UInt(bitPattern: $0) } ?? 0 : 0)
+            tick_roots_filter_store(entries.reduce(0) { $0 | Roots.bit($1.task) })
         }
 
         // Never let a strong reference loaded from `Weak.driver` be released
@@ -535,7 +498,10 @@ enum JobRouting {
     /// The serial executor reference of "no particular executor" (the
     /// runtime's generic executor, which is what the global executor runs
     /// its jobs on): both words zero.
-    static let genericExecutor: UnownedSerialExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+    /// (Computed, not stored: a stored static would call `swift_once` at
+    /// every job run.)
+    @inline(__always)
+    static var genericExecutor: UnownedSerialExecutor { unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self) }
 }
 
 /// The process's default executor where the runtime allows Tick to choose it

@@ -1,4 +1,5 @@
 import Dispatch
+internal import TickRuntimeHooks
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -54,35 +55,32 @@ import Musl
 /// The queues Tick runs undriven jobs on: the runtime's own kind.
 enum RuntimePool {
     typealias Work = @convention(c) (UnsafeMutableRawPointer?) -> Void
-    typealias AsyncF = @convention(c) (OpaquePointer, UnsafeMutableRawPointer?, Work) -> Void
+    typealias AsyncF = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer?, Work) -> Void
 
     /// One more than the highest job priority (`JobPriority.userInteractive`,
     /// 0x21), as the runtime's queue cache.
     static let priorities = 0x22
 
-    /// Everything the pool needs, set up at the first job.
-    struct Setup: @unchecked Sendable {
-        // @unchecked: C function pointers and dispatch queues (thread-safe
-        // objects), written once in `setup`'s initializer, read-only after
-        // (a `static let`: every reader synchronizes with its initialization).
-        let asyncF: AsyncF
-        /// The queue of each priority, indexed by its raw value (never
-        /// freed: a pointer, so that no enqueue retains an array).
-        let queues: UnsafeMutablePointer<OpaquePointer>
-    }
-
-    /// The queues, made on first use; nil if the dispatch functions are
-    /// missing (then `enqueue` falls back on a global queue).
-    static let setup: Setup? = {
+    /// The queues, made at the first job and published in the C word
+    /// `tick_runtime_pool` (TickRuntimeHooks.h), which every later enqueue
+    /// reads instead of this static (whose every read calls `swift_once`);
+    /// nil if the dispatch functions are missing (then `enqueue` falls back
+    /// on a global queue).
+    // nonisolated(unsafe): the pointee is written once, by this initializer,
+    // before the pointer is visible to anyone; read-only after.
+    nonisolated(unsafe) static let setup: UnsafePointer<tick_pool>? = {
         guard let handle = dlopen(nil, RTLD_NOW), let asyncF = dlsym(handle, "dispatch_async_f") else { return nil }
-        var made: [OpaquePointer] = []
+        var made: [UnsafeMutableRawPointer] = []
         for priority in 0..<priorities {
             guard let queue = makeQueue(priority: UInt32(priority), handle) else { return nil }
-            made.append(queue)
+            made.append(UnsafeMutableRawPointer(queue))
         }
-        let queues = UnsafeMutablePointer<OpaquePointer>.allocate(capacity: priorities)
+        // Never freed: pointers, so that no enqueue retains an array.
+        let queues = UnsafeMutablePointer<UnsafeMutableRawPointer>.allocate(capacity: priorities)
         queues.initialize(from: made, count: priorities)
-        return Setup(asyncF: unsafeBitCast(asyncF, to: AsyncF.self), queues: queues)
+        let pool = UnsafeMutablePointer<tick_pool>.allocate(capacity: 1)
+        pool.initialize(to: tick_pool(async_f: unsafeBitCast(asyncF, to: AsyncF.self), queues: queues))
+        return UnsafePointer(pool)
     }()
 
     /// A queue like the runtime's for `priority` (see the top of this file).
@@ -107,12 +105,19 @@ enum RuntimePool {
     /// Runs `job` on the queue of its priority, tracked (`JobRouting.track`).
     @inline(__always)
     static func enqueue(_ job: UnownedJob) {
-        guard let setup else {
+        guard let pool = tick_runtime_pool_load() ?? published() else {
             fallback(job)
             return
         }
         let priority = min(Int(job.priority.rawValue), priorities - 1)
-        setup.asyncF(setup.queues[priority], unsafeBitCast(job, to: UnsafeMutableRawPointer.self), runJob)
+        pool.pointee.async_f(pool.pointee.queues[priority], unsafeBitCast(job, to: UnsafeMutableRawPointer.self), runJob)
+    }
+
+    /// The pool, made (once: `setup`) and published for the next enqueues.
+    private static func published() -> UnsafePointer<tick_pool>? {
+        guard let setup else { return nil }
+        tick_runtime_pool_store(setup)
+        return setup
     }
 
     /// Not reached where Dispatch is libdispatch (every platform Tick
