@@ -41,7 +41,9 @@ void tick_testing_install_runtime_hooks(void);
 // access a load relative to the thread pointer, not a call to
 // `__tls_get_addr`. It asks for a few bytes of the static TLS block: an
 // executable (a test binary) has them by construction, a library loaded later
-// with dlopen gets them from glibc's reserve for such libraries.
+// with dlopen gets them from glibc's reserve for such libraries. The other
+// branch (the compiler's default model) is what Mach-O gets; CI builds it on
+// Linux too, for its sanitizer run (-DTICK_TLS_MODEL_DEFAULT, .ci/run).
 
 /// One run of a job (JobRouting.RunningJob): the job's address and the run's
 /// number (0: no job, between the runs of a drain).
@@ -50,7 +52,7 @@ typedef struct tick_running_job {
     uint64_t run;
 } tick_running_job;
 
-#if defined(__ELF__)
+#if defined(__ELF__) && !defined(TICK_TLS_MODEL_DEFAULT)
 #define TICK_THREAD_LOCAL _Thread_local __attribute__((tls_model("initial-exec")))
 #else
 #define TICK_THREAD_LOCAL _Thread_local
