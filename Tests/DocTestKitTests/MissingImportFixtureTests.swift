@@ -38,7 +38,7 @@ import Testing
         process.arguments = [
             "swiftc", "-typecheck", "-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility",
             "-module-name", "DocImportFixture", supportFile.path(percentEncoded: false), pageFile.path(percentEncoded: false),
-        ] + (modules.map { ["-I", $0.path(percentEncoded: false)] } ?? [])
+        ] + (modules.map { ["-I", $0.path(percentEncoded: false)] + Self.cModuleMaps(besides: $0) } ?? [])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -70,6 +70,21 @@ import Testing
             directory = directory.deletingLastPathComponent()
         }
         return nil
+    }
+
+    /// The module maps of the package's C targets (`<target>.build/
+    /// module.modulemap` beside `Modules`), as SwiftPM hands them to every
+    /// target that depends on them, a user's test target included:
+    /// TickTesting imports its C target (TickRuntimeHooks) internally, and a
+    /// client compiler still loads it.
+    static func cModuleMaps(besides modules: URL) -> [String] {
+        let buildDirectory = modules.deletingLastPathComponent()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: buildDirectory.path(percentEncoded: false))) ?? []
+        return entries.sorted().flatMap { entry -> [String] in
+            let map = buildDirectory.appending(path: entry).appending(path: "module.modulemap")
+            guard entry.hasSuffix(".build"), FileManager.default.fileExists(atPath: map.path(percentEncoded: false)) else { return [] }
+            return ["-Xcc", "-fmodule-map-file=\(map.path(percentEncoded: false))"]
+        }
     }
 
     @Test func aPageImportingOnlyTickIndicatorsCannotUseTestScheduler() throws {
