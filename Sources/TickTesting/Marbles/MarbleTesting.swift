@@ -138,21 +138,14 @@ extension TestScheduler {
     /// element type.
     @inlinable
     func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> MarbleRecorder<Source.Element> {
-        let recorder = MarbleRecorder<Source.Element>(scheduler: self)
-        let live = SerialDisposable()
-        // Like an RxJS subscriber, the expectation lets go of its source when
-        // the source ends, so the subscription log shows the end.
-        let observer = AnyObserver<Source.Element>(eventHandler: { event in
-            recorder.on(event)
-            if event.isStopEvent { live.dispose() }
-        })
-        let subscribe = scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) }
-        let unsubscribe = plan.unsubscribe.map { end in scheduleAt(end) { live.dispose() } }
-        marbleExpectations.add(cleanup: {
-            live.dispose()
-            subscribe.dispose()
-            unsubscribe?.dispose()
-        })
+        // One object records, subscribes, unsubscribes and cleans up: each
+        // scheduled action captures only it (no closure context), and the
+        // store keeps it as its cleanup.
+        let recorder = MarbleSubscriber(scheduler: self, source: source)
+        let subscribe = scheduleAt(plan.subscribe) { recorder.subscribe() }
+        let unsubscribe = plan.unsubscribe.map { end in scheduleAt(end) { recorder.end() } }
+        recorder.lock.withLock { recorder.actions = (subscribe, unsubscribe) }
+        marbleExpectations.add(cleanup: recorder)
         return recorder
     }
 
