@@ -293,21 +293,25 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
     }
 
     /// Whether the recorded events' actions run in the order they are
-    /// scheduled: their times never decrease. (The scheduler maps a time
-    /// after the subscription to a due instant without ever reordering two
-    /// times, and runs entries due at the same instant in scheduling order.)
+    /// scheduled: their times never decrease, and the scheduler maps them
+    /// to due instants without reordering two of them (it runs entries due
+    /// at the same instant in scheduling order). With
+    /// `simulateProcessingDelay` a time not after the subscription is moved
+    /// to one frame after it, which would put it after a later time within
+    /// that frame: then every time must be a whole number of frames.
     @inlinable
-    var eventsRunInSchedulingOrder: Bool {
+    func eventsRunInSchedulingOrder(processingDelay: Bool) -> Bool {
         var previous = TestTime(Int.min)
         for recorded in events {
             guard recorded.time >= previous else { return false }
+            if processingDelay, recorded.time.remainder != .zero { return false }
             previous = recorded.time
         }
         return true
     }
 
     /// Sends the next event: the n-th action of this subscription to run
-    /// sends the n-th event (see ``eventsRunInSchedulingOrder``).
+    /// sends the n-th event (see ``eventsRunInSchedulingOrder(processingDelay:)``).
     @inlinable
     func emitNext() {
         let event = events[next].value
@@ -368,7 +372,7 @@ extension TestScheduler {
             let events = subscription.events
             var sequences: [UInt64] = []
             sequences.reserveCapacity(events.count)
-            if subscription.eventsRunInSchedulingOrder {
+            if subscription.eventsRunInSchedulingOrder(processingDelay: scheduler.simulateProcessingDelay) {
                 for recorded in events {
                     sequences.append(scheduler.enqueue(at: recorded.time, after: start) { subscription.emitNext() })
                 }

@@ -79,7 +79,7 @@ final class MarbleSubscriber<Source: ObservableType>: MarbleRecorder<Source.Elem
     @usableFromInline @exclusivity(unchecked) var subscription: (any Disposable)?
     @usableFromInline @exclusivity(unchecked) var ended = false
     /// The scheduled subscription and unsubscription, cancelled by the cleanup.
-    @usableFromInline @exclusivity(unchecked) var actions: (subscribe: any Disposable, unsubscribe: (any Disposable)?)?
+    @usableFromInline @exclusivity(unchecked) var actions: (subscribe: UInt64, unsubscribe: UInt64?)?
 
     @inlinable
     init(scheduler: TestScheduler, source: Source) {
@@ -122,12 +122,13 @@ final class MarbleSubscriber<Source: ObservableType>: MarbleRecorder<Source.Elem
     @usableFromInline
     func cleanUp() {
         end()
-        let actions = lock.withLock { () -> (subscribe: any Disposable, unsubscribe: (any Disposable)?)? in
+        let actions = lock.withLock { () -> (subscribe: UInt64, unsubscribe: UInt64?)? in
             defer { self.actions = nil }
             return self.actions
         }
-        actions?.subscribe.dispose()
-        actions?.unsubscribe?.dispose()
+        guard let actions, let scheduler else { return }
+        scheduler.cancel(actions.subscribe)
+        if let unsubscribe = actions.unsubscribe { scheduler.cancel(unsubscribe) }
     }
 }
 

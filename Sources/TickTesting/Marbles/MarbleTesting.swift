@@ -142,11 +142,20 @@ extension TestScheduler {
         // scheduled action captures only it (no closure context), and the
         // store keeps it as its cleanup.
         let recorder = MarbleSubscriber(scheduler: self, source: source)
-        let subscribe = scheduleAt(plan.subscribe) { recorder.subscribe() }
-        let unsubscribe = plan.unsubscribe.map { end in scheduleAt(end) { recorder.end() } }
+        let subscribe = marbleAction(at: plan.subscribe) { recorder.subscribe() }
+        let unsubscribe = plan.unsubscribe.map { end in marbleAction(at: end) { recorder.end() } }
         recorder.lock.withLock { recorder.actions = (subscribe, unsubscribe) }
         marbleExpectations.add(cleanup: recorder)
         return recorder
+    }
+
+    /// Schedules `action` at `time` as ``scheduleAt(_:action:)`` does, and
+    /// returns its sequence number for `cancel(_:)`: a number rather than an
+    /// existential disposable, which the cleanup copied and disposed at a
+    /// cost of about 600 instructions an expectation.
+    @usableFromInline
+    func marbleAction(at time: TestTime, _ action: @escaping () -> Void) -> UInt64 {
+        enqueue(due: instant(for: time), processingDelay: false, action).sequence
     }
 
     /// Captures a subscription log to compare at flush time. Pass the
