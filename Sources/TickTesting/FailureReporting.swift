@@ -95,9 +95,13 @@ public enum TestFailureReporter {
     /// known to be running. `inSwiftTestingTest` is whether `Test.current`
     /// is set (the caller has read it already; reading it costs a task-local
     /// lookup and a copy of a `Test`).
-    static func atEndOfCurrentXCTest(inSwiftTestingTest: Bool, _ body: @escaping @Sendable () -> Void) {
+    /// `body` is an autoclosure that makes the block only when there is a
+    /// test to run it (a `[weak self]` block costs two allocations).
+    static func atEndOfCurrentXCTest(
+        inSwiftTestingTest: Bool, _ body: @autoclosure () -> @Sendable () -> Void
+    ) {
         guard !inSwiftTestingTest, handler == nil, let testCase = XCTestTracker.shared.current else { return }
-        testCase.addTeardownBlock(body)
+        testCase.addTeardownBlock(body())
     }
 
     /// Records one failure for a misuse report from the core library.

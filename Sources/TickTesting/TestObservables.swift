@@ -201,26 +201,34 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     /// is thread-safe, so runtime exclusivity checks are off).
     @usableFromInline @exclusivity(unchecked) weak var owner: TestScheduler?
     @usableFromInline let log: SubscriptionLog
-    /// Schedules one subscription's events relative to `start` and returns
-    /// their sequence numbers. Made by ``TestScheduler/createColdObservable(_:)``,
+    /// The scheduler's marble lock, which `log` uses too: it guards each
+    /// subscription's observer (see ``ColdSubscription``).
+    @usableFromInline let lock: Lock
+    /// Schedules one subscription's events relative to now and stores their
+    /// sequence numbers in it. Made by ``TestScheduler/createColdObservable(_:)``,
     /// which is inlinable, so that where the element type is known (a
     /// marble test's `cold`) this is specialized code, with specialized
     /// per-event actions: `subscribe` itself is usually reached through the
     /// class's vtable from an operator's generic code (an operator sees the
     /// observable as a `TestableObservable`), and generic per-event actions
     /// looked up `Event<Element>`'s metadata each time they ran.
-    @usableFromInline let scheduleEvents:
-        (TestScheduler, SchedulerInstant, AnyObserver<Element>, [Recorded<Event<Element>>]) -> [UInt64]
+    @usableFromInline let scheduleEvents: (TestScheduler, ColdSubscription<Element>) -> Void
+    /// Lets go of a subscription's observer when it is disposed, also
+    /// specialized (see ``ColdSubscription/dispose()``).
+    @usableFromInline let releaseObserver: (ColdSubscription<Element>) -> Void
 
     @usableFromInline
     init(
         scheduler: TestScheduler, events: [Recorded<Event<Element>>],
-        scheduleEvents: @escaping (TestScheduler, SchedulerInstant, AnyObserver<Element>, [Recorded<Event<Element>>]) -> [UInt64]
+        scheduleEvents: @escaping (TestScheduler, ColdSubscription<Element>) -> Void,
+        releaseObserver: @escaping (ColdSubscription<Element>) -> Void
     ) {
+        self.releaseObserver = releaseObserver
         self.owner = scheduler
         // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
         // one lock less per cold observable.
-        self.log = SubscriptionLog(lock: scheduler.marbleExpectations.lock)
+        self.lock = scheduler.marbleExpectations.lock
+        self.log = SubscriptionLog(lock: lock)
         self.scheduleEvents = scheduleEvents
         super.init(recordedEvents: events)
     }
@@ -235,32 +243,88 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         // Its scheduler released, nothing can happen any more.
         guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
-        // Sequence numbers rather than a composite of disposables: disposing
-        // cancels every entry that has not run under one lock.
-        let sequences = scheduleEvents(scheduler, scheduler.now, AnyObserver(observer), recordedEvents)
-        return ColdSubscription(scheduler: scheduler, log: log, index: index, sequences: sequences)
+        let subscription = ColdSubscription(
+            scheduler: scheduler, log: log, lock: lock, index: index, observer: AnyObserver(observer),
+            events: recordedEvents, releaseObserver: releaseObserver)
+        scheduleEvents(scheduler, subscription)
+        return subscription
     }
 }
 
-/// One subscription to a cold test observable. Disposing it (the first time)
-/// logs the unsubscription and cancels its events that have not run; what
-/// `Disposables.create(with:)` with a closure did, in one allocation instead
-/// of three (the closure's context, its weak box, the disposable).
+/// One subscription to a cold test observable: the observer and the events
+/// it is sent, and the sequence numbers of their scheduled actions. Each
+/// action captures only this object (a closure capturing one object needs no
+/// context of its own), so scheduling an event allocates nothing beyond the
+/// scheduler's entry. Disposing it (the first time) logs the
+/// unsubscription, cancels the actions that have not run under one lock,
+/// and lets go of the observer.
 @usableFromInline
-final class ColdSubscription: Cancelable, @unchecked Sendable {
-    // Everything is set once at creation; `disposed` makes `dispose` run once.
-    @exclusivity(unchecked) private weak var scheduler: TestScheduler?
-    private let log: SubscriptionLog
-    private let index: Int
-    private let sequences: [UInt64]
-    private let disposed = Atomic<Bool>(false)
+final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
+    // `scheduler`, `log`, `lock`, `index` and `events` are set once at
+    // creation; `sequences` once, by the scheduling function, before the
+    // subscription is returned (so before anyone can dispose it).
+    // `observer` is guarded by `lock`. `next` is read and written only by
+    // this subscription's actions, which the scheduler runs one at a time.
+    // `disposed` makes `dispose` run once.
+    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
+    @usableFromInline let log: SubscriptionLog
+    @usableFromInline let lock: Lock
+    @usableFromInline let index: Int
+    @usableFromInline let events: [Recorded<Event<Element>>]
+    @usableFromInline @exclusivity(unchecked) var observer: AnyObserver<Element>?
+    @usableFromInline @exclusivity(unchecked) var sequences: [UInt64] = []
+    @usableFromInline @exclusivity(unchecked) var next = 0
+    let disposed = Atomic<Bool>(false)
+    /// Calls ``takeObserver()`` from code specialized for the element type.
+    @usableFromInline let releaseObserver: (ColdSubscription<Element>) -> Void
 
     @usableFromInline
-    init(scheduler: TestScheduler, log: SubscriptionLog, index: Int, sequences: [UInt64]) {
+    init(
+        scheduler: TestScheduler, log: SubscriptionLog, lock: Lock, index: Int, observer: AnyObserver<Element>,
+        events: [Recorded<Event<Element>>], releaseObserver: @escaping (ColdSubscription<Element>) -> Void
+    ) {
+        self.releaseObserver = releaseObserver
         self.scheduler = scheduler
         self.log = log
+        self.lock = lock
         self.index = index
-        self.sequences = sequences
+        self.observer = observer
+        self.events = events
+    }
+
+    /// Whether the recorded events' actions run in the order they are
+    /// scheduled: their times never decrease, and the scheduler maps them
+    /// to due instants without reordering two of them (it runs entries due
+    /// at the same instant in scheduling order). With
+    /// `simulateProcessingDelay` a time not after the subscription is moved
+    /// to one frame after it, which would put it after a later time within
+    /// that frame: then every time must be a whole number of frames.
+    @inlinable
+    func eventsRunInSchedulingOrder(processingDelay: Bool) -> Bool {
+        var previous = TestTime(Int.min)
+        for recorded in events {
+            guard recorded.time >= previous else { return false }
+            if processingDelay, recorded.time.remainder != .zero { return false }
+            previous = recorded.time
+        }
+        return true
+    }
+
+    /// Sends the next event: the n-th action of this subscription to run
+    /// sends the n-th event (see ``eventsRunInSchedulingOrder(processingDelay:)``).
+    @inlinable
+    func emitNext() {
+        let event = events[next].value
+        next += 1
+        emit(event)
+        // The last event sent: the observer is not needed any more.
+        if next == events.count { takeObserver() }
+    }
+
+    @inlinable
+    func emit(_ event: Event<Element>) {
+        guard let observer = lock.withLock({ observer }) else { return }
+        observer.on(event)
     }
 
     @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
@@ -268,9 +332,25 @@ final class ColdSubscription: Cancelable, @unchecked Sendable {
     @usableFromInline func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Its scheduler released, there is nothing to log or cancel.
-        guard let scheduler else { return }
-        log.unsubscribed(index, at: scheduler.clock)
-        scheduler.cancel(sequences)
+        if let scheduler {
+            log.unsubscribed(index, at: scheduler.clock)
+            scheduler.cancel(sequences)
+        }
+        // Through the closure made where the element type is known: here,
+        // in generic code, an `AnyObserver<Element>?` costs metadata lookups
+        // (about 700 instructions).
+        releaseObserver(self)
+    }
+
+    /// Lets go of the observer (released outside the lock: releasing it
+    /// can run deinitializers).
+    @inlinable
+    func takeObserver() {
+        let observer = lock.withLock { () -> AnyObserver<Element>? in
+            defer { self.observer = nil }
+            return self.observer
+        }
+        withExtendedLifetime(observer) {}
     }
 }
 
@@ -287,15 +367,24 @@ extension TestScheduler {
     // known (see `ColdObservable.scheduleEvents`).
     @inlinable
     public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> ColdObservable<Element> {
-        ColdObservable(scheduler: self, events: events) { scheduler, start, observer, events in
+        ColdObservable(scheduler: self, events: events, scheduleEvents: { scheduler, subscription in
+            let start = scheduler.now
+            let events = subscription.events
             var sequences: [UInt64] = []
             sequences.reserveCapacity(events.count)
-            for recorded in events {
-                let event = recorded.value
-                sequences.append(scheduler.enqueue(at: recorded.time, after: start) { observer.on(event) })
+            if subscription.eventsRunInSchedulingOrder(processingDelay: scheduler.simulateProcessingDelay) {
+                for recorded in events {
+                    sequences.append(scheduler.enqueue(at: recorded.time, after: start) { subscription.emitNext() })
+                }
+            } else {
+                // A recording given out of time order: one closure per event.
+                for recorded in events {
+                    let event = recorded.value
+                    sequences.append(scheduler.enqueue(at: recorded.time, after: start) { subscription.emit(event) })
+                }
             }
-            return sequences
-        }
+            subscription.sequences = sequences
+        }, releaseObserver: { $0.takeObserver() })
     }
 }
 

@@ -81,6 +81,38 @@ import TickTesting
         #expect(xs.subscriptions == [Subscription(100), Subscription(205)])
     }
 
+    // A cold subscription's actions each send "the next event" when the
+    // recording is in time order (one object per subscription, no closure
+    // context per event); the two tests below pin the cases that must take
+    // the other path, one closure per event.
+
+    @Test func aColdRecordingOutOfTimeOrderEmitsEachEventAtItsTime() {
+        let scheduler = TestScheduler()
+        let xs = scheduler.createColdObservable([
+            .next(30, "c"), .next(10, "a"), .next(20, "b"), .next(10, "a2"), .completed(40),
+        ])
+        let observer = scheduler.createObserver(String.self)
+        scheduler.scheduleAt(100) { _ = xs.subscribe(observer) }
+        scheduler.run()
+        #expect(observer.events == [.next(110, "a"), .next(110, "a2"), .next(120, "b"), .next(130, "c"), .completed(140)])
+    }
+
+    @Test func underProcessingDelayASubFrameColdTimeRunsBeforeTheShiftedOnes() {
+        // RxTest's processing delay moves an event due at the subscription
+        // to one frame later; an event half a frame after the subscription
+        // is not moved, so it comes first although it is recorded second.
+        let scheduler = TestScheduler(simulateProcessingDelay: true)
+        let half = TestTime(frames: 0, remainder: .microseconds(500))
+        let xs = scheduler.createColdObservable([.next(0, "a"), .next(half, "b"), .completed(5)])
+        let observer = scheduler.createObserver(String.self)
+        scheduler.scheduleAt(100) { _ = xs.subscribe(observer) }
+        scheduler.run()
+        #expect(
+            observer.events == [
+                .next(TestTime(frames: 100, remainder: .microseconds(500)), "b"), .next(101, "a"), .completed(105),
+            ])
+    }
+
     @Test func startDefaultsAreRxTests() {
         let scheduler = TestScheduler()
         var createdAt: TestTime?

@@ -138,22 +138,24 @@ extension TestScheduler {
     /// element type.
     @inlinable
     func record<Source: ObservableType>(_ source: Source, plan: Subscription) -> MarbleRecorder<Source.Element> {
-        let recorder = MarbleRecorder<Source.Element>(scheduler: self)
-        let live = SerialDisposable()
-        // Like an RxJS subscriber, the expectation lets go of its source when
-        // the source ends, so the subscription log shows the end.
-        let observer = AnyObserver<Source.Element>(eventHandler: { event in
-            recorder.on(event)
-            if event.isStopEvent { live.dispose() }
-        })
-        let subscribe = scheduleAt(plan.subscribe) { live.disposable = source.subscribe(observer) }
-        let unsubscribe = plan.unsubscribe.map { end in scheduleAt(end) { live.dispose() } }
-        marbleExpectations.add(cleanup: {
-            live.dispose()
-            subscribe.dispose()
-            unsubscribe?.dispose()
-        })
+        // One object records, subscribes, unsubscribes and cleans up: each
+        // scheduled action captures only it (no closure context), and the
+        // store keeps it as its cleanup.
+        let recorder = MarbleSubscriber(scheduler: self, source: source)
+        let subscribe = marbleAction(at: plan.subscribe) { recorder.subscribe() }
+        let unsubscribe = plan.unsubscribe.map { end in marbleAction(at: end) { recorder.end() } }
+        recorder.lock.withLock { recorder.actions = (subscribe, unsubscribe) }
+        marbleExpectations.add(cleanup: recorder)
         return recorder
+    }
+
+    /// Schedules `action` at `time` as ``scheduleAt(_:action:)`` does, and
+    /// returns its sequence number for `cancel(_:)`: a number rather than an
+    /// existential disposable, which the cleanup copied and disposed at a
+    /// cost of about 600 instructions an expectation.
+    @usableFromInline
+    func marbleAction(at time: TestTime, _ action: @escaping () -> Void) -> UInt64 {
+        enqueue(due: instant(for: time), processingDelay: false, action).sequence
     }
 
     /// Captures a subscription log to compare at flush time. Pass the
