@@ -60,38 +60,50 @@ extension Marbles {
     /// - Parameter values: markers to keep for elements (the `values` map the
     ///   expected diagram was written with), so the printed expected diagram
     ///   uses the test's own letters; other elements get free letters.
-    // Compiled for the common element types too: a client's call with one
-    // of them runs specialized code (no generic metadata per event; about
-    // 5.6× fewer instructions for the `marble_diff` benchmark), any other
-    // element type the generic code.
-    @_specialize(where Element == String)
-    @_specialize(where Element == Character)
-    @_specialize(where Element == Int)
     public static func diff<Element: Equatable>(
         expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>],
         values: [Character: Element] = [:], frame: Duration = .milliseconds(1)
     ) -> MarbleDiff {
+        let ids = MarbleIDs([expected, actual])
+        return diff(ids.timelines[0], ids.timelines[1], ids.elements(preferred: values), frame: frame)
+    }
+
+    /// ``diff(expected:actual:values:frame:)`` of two timelines of element
+    /// ids (one table of ids for both).
+    static func diff(
+        _ expected: MarbleTimeline, _ actual: MarbleTimeline, _ elements: MarbleElements, frame: Duration
+    ) -> MarbleDiff {
         let frameAttos = frame > .zero ? frame.totalAttoseconds : MarbleDuration.attosPerMillisecond
-        let allElements = (expected + actual).compactMap { $0.value.element }
-        var table = MarkerTable(elements: allElements, preferred: values)
-        var left = layout(expected, table: table, frame: frame)
-        var right = layout(actual, table: table, frame: frame)
+        // Every element appears in one of the two timelines (the legend lists
+        // those it can name).
+        let all = elements.isFindable
+        var table = MarkerTable(elements)
+        var left = layout(expected, table: table, elements: elements, frame: frame)
+        var right = layout(actual, table: table, elements: elements, frame: frame)
         if table.isDirect, !(left.isExact && right.isExact) {
-            let lettered = MarkerTable(elements: allElements, forceLegend: true)
-            let (l, r) = (layout(expected, table: lettered, frame: frame), layout(actual, table: lettered, frame: frame))
+            let lettered = MarkerTable(elements, forceLegend: true)
+            let (l, r) = (
+                layout(expected, table: lettered, elements: elements, frame: frame),
+                layout(actual, table: lettered, elements: elements, frame: frame)
+            )
             if l.isExact && r.isExact { (table, left, right) = (lettered, l, r) }
         }
 
-        if !(left.isExact && right.isExact), !values.isEmpty {
+        if !(left.isExact && right.isExact), elements.hasPreferred {
             // The test's own letters cannot be written back (e.g. a marker that
             // forms a duration): fall back to fresh letters.
-            let lettered = MarkerTable(elements: allElements, forceLegend: true)
-            let (l, r) = (layout(expected, table: lettered, frame: frame), layout(actual, table: lettered, frame: frame))
+            let lettered = MarkerTable(elements.withoutPreferred, forceLegend: true)
+            let (l, r) = (
+                layout(expected, table: lettered, elements: elements, frame: frame),
+                layout(actual, table: lettered, elements: elements, frame: frame)
+            )
             if l.isExact && r.isExact { (table, left, right) = (lettered, l, r) }
         }
-        let differences = eventDifferences(expected, actual, frame: frameAttos)
+        let differences = eventDifferences(expected, actual, elements, frame: frameAttos)
         guard let first = differences.first else {
-            return MarbleDiff(isEqual: true, description: "no differences:\n  \(left.diagram)" + legendLine(table, allElements))
+            return MarbleDiff(
+                isEqual: true,
+                description: "no differences:\n  \(left.diagram)" + (table.legend(all, elements).map { "\nvalues: \($0)" } ?? ""))
         }
         let sameText = left.diagram == right.diagram
         let column: Int
@@ -110,7 +122,8 @@ extension Marbles {
         } else {
             lines = window(left, right, column: column, firstTime: first.time, frame: frameAttos)
         }
-        if let legend = table.legend(for: allElements) { lines.append("values: \(legend)") }
+        let legend = table.legend(all, elements)
+        if let legend { lines.append("values: \(legend)") }
         lines.append(sameText ? "the diagrams look the same, but these events differ:" : "differences:")
         for difference in differences.prefix(longestDifferenceList) {
             lines.append(
@@ -124,7 +137,7 @@ extension Marbles {
             isEqual: false, description: lines.joined(separator: "\n"),
             firstDifference: String(firstFrame.prefix { $0 != "(" }.dropLast()),
             picture: MarbleDiff.Picture(
-                expected: left.diagram, actual: right.diagram, legend: table.legend(for: allElements),
+                expected: left.diagram, actual: right.diagram, legend: legend,
                 firstDifference: first.time, frame: frame > .zero ? frame : .milliseconds(1)))
     }
 
@@ -137,8 +150,8 @@ extension Marbles {
     /// The region of both diagrams around the first difference (at display
     /// column `column`), with the frame where the window starts, so a long
     /// timeline stays readable.
-    private static func window<Element>(
-        _ left: PrintedMarbles<Element>, _ right: PrintedMarbles<Element>, column: Int, firstTime: Int128, frame: Int128
+    private static func window(
+        _ left: MarbleLayout, _ right: MarbleLayout, column: Int, firstTime: Int128, frame: Int128
     ) -> [String] {
         let before = 40
         let after = 60
@@ -183,10 +196,6 @@ extension Marbles {
                 "(a window of the diagrams: from display column \(start)\(anchorText); \(MarbleText.count(left.diagram)) and \(MarbleText.count(right.diagram)) characters in all)")
         }
         return lines
-    }
-
-    private static func legendLine<Element: Equatable>(_ table: MarkerTable<Element>, _ elements: [Element]) -> String {
-        table.legend(for: elements).map { "\nvalues: \($0)" } ?? ""
     }
 
     /// Compares two diagrams of `String` markers (what the `marbles diff`
@@ -236,20 +245,28 @@ extension Marbles {
     /// Per time (in order), the events each side has when they differ.
     /// Linear after sorting each side by time (stable; recordings are
     /// usually sorted already).
-    static func eventDifferences<Element: Equatable>(
-        _ expected: [Recorded<Event<Element>>], _ actual: [Recorded<Event<Element>>], frame: Int128
+    static func eventDifferences(
+        _ expected: MarbleTimeline, _ actual: MarbleTimeline, _ elements: MarbleElements, frame: Int128
     ) -> [EventDifference] {
-        func timed(_ events: [Recorded<Event<Element>>]) -> [(time: Int128, event: Event<Element>)] {
-            var list = events.map { ($0.time.attoseconds(frame: frame), $0.value) }
+        /// The side's events by time: (time, index into the timeline).
+        func timed(_ timeline: MarbleTimeline) -> [(time: Int128, index: Int)] {
+            var list: [(time: Int128, index: Int)] = timeline.times.enumerated().map { ($1.attoseconds(frame: frame), $0) }
             if !zip(list, list.dropFirst()).allSatisfy({ $0.0 <= $1.0 }) {
-                list = list.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+                list.sort { ($0.time, $0.index) < ($1.time, $1.index) }
             }
             return list
         }
         let left = timed(expected)
         let right = timed(actual)
-        func text(_ events: ArraySlice<(time: Int128, event: Event<Element>)>) -> String {
-            events.isEmpty ? "nothing" : events.map(\.event.description).joined(separator: ", ")
+        func text(_ events: ArraySlice<(time: Int128, index: Int)>, _ timeline: MarbleTimeline) -> String {
+            guard !events.isEmpty else { return "nothing" }
+            return events.map { elements.eventDescription(timeline.side, $0.index) }.joined(separator: ", ")
+        }
+        func same(_ l: Int, _ r: Int) -> Bool {
+            let (a, b) = (expected.kinds[l], actual.kinds[r])
+            if a >= 0 || b >= 0 || a == MarbleTimeline.completed || b == MarbleTimeline.completed { return a == b }
+            return errorsAreEqual(
+                expected.errors[MarbleTimeline.errorIndex(a)], actual.errors[MarbleTimeline.errorIndex(b)])
         }
         var differences: [EventDifference] = []
         var (i, j) = (0, 0)
@@ -259,8 +276,8 @@ extension Marbles {
             while iEnd < left.count, left[iEnd].time == time { iEnd += 1 }
             while jEnd < right.count, right[jEnd].time == time { jEnd += 1 }
             let (l, r) = (left[i..<iEnd], right[j..<jEnd])
-            if !l.elementsEqual(r, by: { $0.event == $1.event }) {
-                differences.append(EventDifference(time: time, expected: text(l), actual: text(r)))
+            if !l.elementsEqual(r, by: { same($0.index, $1.index) }) {
+                differences.append(EventDifference(time: time, expected: text(l, expected), actual: text(r, actual)))
             }
             (i, j) = (iEnd, jEnd)
         }

@@ -28,6 +28,21 @@ public struct PrintedMarbles<Element>: CustomStringConvertible {
     }
 }
 
+/// What the printer writes for a timeline of element ids: a
+/// ``PrintedMarbles`` without the elements.
+struct MarbleLayout {
+    let diagram: String
+    let temperature: Marbles.Temperature
+    /// The marker of each element id the diagram uses, when the markers are
+    /// not the elements themselves.
+    let values: [(marker: Character, id: Int)]
+    let legend: String?
+    let isExact: Bool
+    /// The display column where each group of same-time events starts, keyed
+    /// by the events' time in attoseconds.
+    let columns: [(time: Int128, column: Int)]
+}
+
 /// Finds elements in constant time when they are `Hashable` (through
 /// `AnyHashable`), by a linear search otherwise.
 struct ElementIndex<Element: Equatable> {
@@ -58,50 +73,196 @@ struct ElementIndex<Element: Equatable> {
     }
 }
 
-/// Assigns one marker character to each distinct element.
+// The printer and the diff work on element ids, not on elements: the
+// generic layer (``MarbleIDs``) gives each distinct element an id and each
+// event a kind, once; everything after it (marker table, layout, reading
+// the text back, the diff) is compiled once, not once per element type.
+
+/// One timeline with its elements replaced by ids: what the printer and
+/// the diff work on.
+struct MarbleTimeline {
+    /// Per event, the kind of event: an element id (`>= 0`) for `next`,
+    /// ``completed``, or ``errorKind(_:)`` of an index into ``errors``.
+    var kinds: [Int] = []
+    /// Per event, its time as recorded.
+    var times: [TestTime] = []
+    /// The errors of the timeline's error events, in order.
+    var errors: [any Error] = []
+    /// Which of the timelines given to ``MarbleIDs`` this is.
+    var side = 0
+
+    static let completed = -1
+    static func errorKind(_ index: Int) -> Int { -2 - index }
+    static func errorIndex(_ kind: Int) -> Int { -2 - kind }
+
+    var count: Int { kinds.count }
+
+    /// The first error event's error.
+    var firstError: (any Error)? { errors.first }
+}
+
+/// What the printer needs to know about the distinct elements of one or
+/// more timelines (``MarbleIDs``), by id.
+struct MarbleElements {
+    /// How many distinct elements there are (ids `0..<count`).
+    let count: Int
+    /// `String(describing:)` of an element.
+    let text: (Int) -> String
+    /// An element as a legend writes it (``legendText(_:)``).
+    let legendText: (Int) -> String
+    /// The description of an event, by its timeline's ``MarbleTimeline/side``
+    /// and its index there (`next(…)` shows the event's own element, which
+    /// may differ in text from the equal element that has the id).
+    let eventDescription: (_ side: Int, _ index: Int) -> String
+    /// Per id, whether the element is found again by its own value: `false`
+    /// for one not equal to itself (NaN), which gets an id per occurrence, is
+    /// written `?` and has no legend entry.
+    let isFindable: [Bool]
+    /// Per id, the marker the caller's `values` map gives it, if any.
+    let preferred: [Character?]
+    /// The markers of the caller's `values` map that a diagram can hold (no
+    /// other element gets one of them).
+    let reserved: [Character]
+    /// Whether the caller gave a `values` map (even one with no usable
+    /// marker).
+    let hasPreferred: Bool
+    /// Whether the elements are `String`s or `Character`s, which a diagram
+    /// can hold as themselves (no `values` map).
+    let isPlainText: Bool
+
+    /// The same elements with no `values` map.
+    var withoutPreferred: MarbleElements {
+        MarbleElements(
+            count: count, text: text, legendText: legendText, eventDescription: eventDescription,
+            isFindable: isFindable, preferred: [], reserved: [], hasPreferred: false, isPlainText: isPlainText)
+    }
+}
+
+/// The generic layer of the printer and the diff: ids for the distinct
+/// elements of some timelines (in order of first appearance), the
+/// timelines as ids, and the elements themselves.
+struct MarbleIDs<Element: Equatable> {
+    let distinct: [Element]
+    let timelines: [MarbleTimeline]
+
+    /// Ids for the elements of `lists`, each timeline of `lists` as ids.
+    // Compiled for the common element types too (this loop is the only
+    // per-event generic code of the printer and the diff): a call with one
+    // of them looks up no generic metadata per event.
+    @_specialize(where Element == String)
+    @_specialize(where Element == Character)
+    @_specialize(where Element == Int)
+    init(_ lists: [[Recorded<Event<Element>>]]) {
+        var index = ElementIndex<Element>()
+        var distinct: [Element] = []
+        var findable: [Bool] = []
+        var timelines: [MarbleTimeline] = []
+        for events in lists {
+            var timeline = MarbleTimeline()
+            timeline.side = timelines.count
+            timeline.kinds.reserveCapacity(events.count)
+            timeline.times.reserveCapacity(events.count)
+            for event in events {
+                let kind: Int
+                switch event.value {
+                case .next(let element):
+                    if let found = index.find(element) {
+                        kind = found
+                    } else {
+                        kind = distinct.count
+                        index.insert(element, kind)
+                        distinct.append(element)
+                        findable.append(index.find(element) != nil)
+                    }
+                case .completed:
+                    kind = MarbleTimeline.completed
+                case .error(let error):
+                    kind = MarbleTimeline.errorKind(timeline.errors.count)
+                    timeline.errors.append(error)
+                }
+                timeline.kinds.append(kind)
+                timeline.times.append(event.time)
+            }
+            timelines.append(timeline)
+        }
+        (self.index, self.distinct, self.isFindable, self.timelines) = (index, distinct, findable, timelines)
+        self.lists = lists
+    }
+
+    private let index: ElementIndex<Element>
+    private let isFindable: [Bool]
+    private let lists: [[Recorded<Event<Element>>]]
+
+    /// The distinct elements, described for the non-generic printer.
+    ///
+    /// - Parameter preferred: markers the caller already uses for some
+    ///   elements (an expectation's `values` map).
+    func elements(preferred: [Character: Element] = [:]) -> MarbleElements {
+        let distinct = distinct
+        var markers = [Character?](repeating: nil, count: preferred.isEmpty ? 0 : distinct.count)
+        var reserved: [Character] = []
+        if !preferred.isEmpty {
+            // Each element takes the first marker, in marker order, whose value
+            // equals it.
+            let known = preferred.keys.filter { !MarkerTable.isSpecial($0) }.sorted()
+            for marker in known {
+                if let value = preferred[marker], let id = index.find(value), markers[id] == nil { markers[id] = marker }
+            }
+            reserved = known
+        }
+        return MarbleElements(
+            count: distinct.count,
+            text: { String(describing: distinct[$0]) },
+            legendText: { TickTesting.legendText(distinct[$0]) },
+            eventDescription: { [lists] in lists[$0][$1].value.description },
+            isFindable: isFindable,
+            preferred: markers,
+            reserved: reserved,
+            hasPreferred: !preferred.isEmpty,
+            isPlainText: Element.self == String.self || Element.self == Character.self)
+    }
+}
+
+/// Assigns one marker character to each distinct element (by id).
 ///
 /// When every element's text is one character that is not special in the
 /// language, that character is its marker ("direct"); otherwise elements
 /// get letters `a`, `b`, … in order of first appearance, listed in a legend.
-/// Lookups are constant time for `Hashable` elements, so printing is linear.
-struct MarkerTable<Element: Equatable> {
-    private(set) var entries: [(element: Element, marker: Character)] = []
+struct MarkerTable {
+    /// Per element id, its marker.
+    private(set) var markers: [Character] = []
     private(set) var isDirect = true
-    private var index = ElementIndex<Element>()
 
     static func isSpecial(_ character: Character) -> Bool {
         character.isWhitespace || "-|#()^!".contains(character)
     }
 
-    /// - Parameter preferred: markers the caller already uses for some
-    ///   elements (an expectation's `values` map); when given, every element
-    ///   gets a letter marker and these elements keep their markers.
-    init(elements: [Element], forceLegend: Bool = false, preferred: [Character: Element] = [:]) {
-        var distinct: [Element] = []
-        for element in elements where index.find(element) == nil {
-            index.insert(element, distinct.count)
-            distinct.append(element)
-        }
-        if !preferred.isEmpty {
-            let known = preferred.filter { !Self.isSpecial($0.key) }.sorted { $0.key < $1.key }
+    /// When `elements` has preferred markers (an expectation's `values`
+    /// map), every element gets a letter marker and those elements keep
+    /// their markers.
+    init(_ elements: MarbleElements, forceLegend: Bool = false) {
+        if elements.hasPreferred {
             var generator = LegendMarkers()
-            var used = Set(known.map(\.key))
-            entries = distinct.map { element in
-                if let marker = known.first(where: { $0.value == element })?.key { return (element, marker) }
+            var used = Set(elements.reserved)
+            markers.reserveCapacity(elements.count)
+            for id in 0..<elements.count {
+                if let marker = elements.preferred[id] {
+                    markers.append(marker)
+                    continue
+                }
                 var marker = generator.next()
                 while used.contains(marker) { marker = generator.next() }
                 used.insert(marker)
-                return (element, marker)
+                markers.append(marker)
             }
             isDirect = false
             return
         }
         var direct = !forceLegend
-        var markers: [Character] = []
         if direct {
             var seen = Set<Character>()
-            for element in distinct {
-                let text = String(describing: element)
+            for id in 0..<elements.count {
+                let text = elements.text(id)
                 guard text.count == 1, let character = text.first, !Self.isSpecial(character),
                     seen.insert(character).inserted
                 else {
@@ -113,36 +274,24 @@ struct MarkerTable<Element: Equatable> {
         }
         if !direct {
             var generator = LegendMarkers()
-            markers = distinct.map { _ in generator.next() }
+            markers = (0..<elements.count).map { _ in generator.next() }
         }
         isDirect = direct
-        entries = Array(zip(distinct, markers))
     }
 
-    func marker(for element: Element) -> Character {
-        index.find(element).map { entries[$0].marker } ?? "?"
-    }
-
-    /// Which entries `used` contains, by entry index.
-    func usedEntries(_ used: [Element]) -> [Bool] {
-        var flags = [Bool](repeating: false, count: entries.count)
-        for element in used {
-            if let found = index.find(element) { flags[found] = true }
-        }
+    /// Which element ids the timeline uses.
+    func usedEntries(_ timeline: MarbleTimeline, _ elements: MarbleElements) -> [Bool] {
+        var flags = [Bool](repeating: false, count: markers.count)
+        for kind in timeline.kinds where kind >= 0 && elements.isFindable[kind] { flags[kind] = true }
         return flags
     }
 
-    /// The legend for the elements used by `events` (nil when direct).
-    func legend(for used: [Element]) -> String? {
+    /// The legend for the elements flagged in `used` (nil when direct).
+    func legend(_ used: [Bool], _ elements: MarbleElements) -> String? {
         guard !isDirect else { return nil }
-        let flags = usedEntries(used)
-        let shown = entries.indices.filter { flags[$0] }.map { entries[$0] }
+        let shown = markers.indices.filter { used[$0] }
         guard !shown.isEmpty else { return nil }
-        return shown.map { "\($0.marker) = \(Self.text(of: $0.element))" }.joined(separator: ", ")
-    }
-
-    static func text(of element: Element) -> String {
-        legendText(element)
+        return shown.map { "\(markers[$0]) = \(elements.legendText($0))" }.joined(separator: ", ")
     }
 }
 
@@ -202,33 +351,36 @@ extension Marbles {
     /// text is not a single ordinary character are written as letters with a
     /// legend. ``PrintedMarbles/isExact`` says whether the text reads back to
     /// exactly these events.
-    // Compiled for the common element types too: a client's call with one
-    // of them runs specialized code (no generic metadata per event; about
-    // 5.6× fewer instructions for the `marble_diff` benchmark), any other
-    // element type the generic code.
-    @_specialize(where Element == String)
-    @_specialize(where Element == Character)
-    @_specialize(where Element == Int)
     public static func print<Element: Equatable>(
         _ events: [Recorded<Event<Element>>], frame: Duration = .milliseconds(1)
     ) -> PrintedMarbles<Element> {
-        let table = MarkerTable(elements: events.compactMap { $0.value.element })
-        let printed = layout(events, table: table, frame: frame)
+        let ids = MarbleIDs([events])
+        let elements = ids.elements()
+        let printed = print(ids.timelines[0], elements, frame: frame)
+        return PrintedMarbles(
+            diagram: printed.diagram, temperature: printed.temperature,
+            values: printed.values.reduce(into: [:]) { $0[$1.marker] = ids.distinct[$1.id] },
+            error: ids.timelines[0].firstError, legend: printed.legend, isExact: printed.isExact,
+            columns: printed.columns)
+    }
+
+    /// ``print(_:frame:)`` of a timeline of element ids.
+    static func print(_ timeline: MarbleTimeline, _ elements: MarbleElements, frame: Duration) -> MarbleLayout {
+        let table = MarkerTable(elements)
+        let printed = layout(timeline, table: table, elements: elements, frame: frame)
         if !printed.isExact, table.isDirect {
             // A direct marker may have formed a duration token (`5m`); letters cannot.
-            let lettered = layout(
-                events, table: MarkerTable(elements: events.compactMap { $0.value.element }, forceLegend: true),
-                frame: frame)
+            let lettered = layout(timeline, table: MarkerTable(elements, forceLegend: true), elements: elements, frame: frame)
             if lettered.isExact { return lettered }
         }
         return printed
     }
 
-    static func layout<Element: Equatable>(
-        _ events: [Recorded<Event<Element>>], table: MarkerTable<Element>, frame: Duration
-    ) -> PrintedMarbles<Element> {
+    static func layout(
+        _ timeline: MarbleTimeline, table: MarkerTable, elements: MarbleElements, frame: Duration
+    ) -> MarbleLayout {
         let frameAttos = frame > .zero ? frame.totalAttoseconds : MarbleDuration.attosPerMillisecond
-        let times = events.map { $0.time.attoseconds(frame: frameAttos) }
+        let times = timeline.times.map { $0.attoseconds(frame: frameAttos) }
         let shift = max(0, -(times.min() ?? 0))
         let hot = shift > 0
         var exact = true
@@ -237,15 +389,12 @@ extension Marbles {
         // group's markers are `markers[start..<start + count]` (one array for
         // all of them, not one per group: a long timeline has many groups).
         var markers: [Character] = []
-        markers.reserveCapacity(events.count + 1)
+        markers.reserveCapacity(timeline.count + 1)
         var groups: [(time: Int128, start: Int, count: Int, isPoint: Bool)] = []
-        for (event, time) in zip(events, times) {
-            let marker: Character
-            switch event.value {
-            case .next(let element): marker = table.marker(for: element)
-            case .completed: marker = "|"
-            case .error: marker = "#"
-            }
+        for (kind, time) in zip(timeline.kinds, times) {
+            let marker: Character =
+                kind >= 0
+                ? (elements.isFindable[kind] ? table.markers[kind] : "?") : kind == MarbleTimeline.completed ? "|" : "#"
             let raw = time + shift
             if let last = groups.last, last.time == raw {
                 groups[groups.count - 1].count += 1
@@ -299,38 +448,63 @@ extension Marbles {
             cursor = max(cursor, group.time) + width * frameAttos
         }
 
-        let elements = events.compactMap { $0.value.element }
-        let error = events.lazy.compactMap { $0.value.error }.first
-        let plainText = table.isDirect && (Element.self == String.self || Element.self == Character.self)
-        var values: [Character: Element] = [:]
+        let used = table.usedEntries(timeline, elements)
+        let plainText = table.isDirect && elements.isPlainText
+        var values: [(marker: Character, id: Int)] = []
         if !plainText {
-            let flags = table.usedEntries(elements)
-            for (index, entry) in table.entries.enumerated() where flags[index] { values[entry.marker] = entry.element }
+            for id in used.indices where used[id] { values.append((table.markers[id], id)) }
         }
-        if exact, !provablyExact(text, events: events, hot: hot, markers: table.entries.count) {
-            let reread = try? parse(
-                text, hot ? .hot : .cold, values: values, error: error ?? TestError(), frame: .init(totalAttoseconds: frameAttos))
-            exact = reread.map { $0 == events } ?? false
+        if exact, !provablyExact(text, timeline, hot: hot, markers: table.markers.count) {
+            exact = readsBack(text, hot: hot, timeline, table: table, used: used, elements: elements, frame: frameAttos)
         }
-        return PrintedMarbles(
-            diagram: text, temperature: hot ? .hot : .cold, values: values, error: error,
-            legend: table.legend(for: elements), isExact: exact, columns: columns)
+        return MarbleLayout(
+            diagram: text, temperature: hot ? .hot : .cold, values: values, legend: table.legend(used, elements),
+            isExact: exact, columns: columns)
+    }
+
+    /// Whether `text` read back gives exactly the events of `timeline`: the
+    /// same times, each value marker the same element,
+    /// each `#` the timeline's first error, equal to the event's error.
+    static func readsBack(
+        _ text: String, hot: Bool, _ timeline: MarbleTimeline, table: MarkerTable, used: [Bool],
+        elements: MarbleElements, frame: Int128
+    ) -> Bool {
+        var ids: [Character: Int] = [:]
+        for id in used.indices where used[id] { ids[table.markers[id]] = id }
+        guard
+            let reread: [Recorded<Event<Int>>] = try? parse(
+                text, hot ? .hot : .cold, values: ids, frame: .init(totalAttoseconds: frame)),
+            reread.count == timeline.count
+        else { return false }
+        for (index, event) in reread.enumerated() {
+            guard event.time == timeline.times[index] else { return false }
+            let kind = timeline.kinds[index]
+            switch event.value {
+            case .next(let id):
+                guard id == kind else { return false }
+            case .completed:
+                guard kind == MarbleTimeline.completed else { return false }
+            case .error:
+                guard kind < MarbleTimeline.completed, let first = timeline.firstError,
+                    errorsAreEqual(first, timeline.errors[MarbleTimeline.errorIndex(kind)])
+                else { return false }
+            }
+        }
+        return true
     }
 
     /// Whether a layout with groups in order is certain to read back as
-    /// `events` without reading it: one token with no whitespace (so no
+    /// the timeline without reading it: one token with no whitespace (so no
     /// duration, unless the whole text looks like one), cold, nothing after
     /// a terminal event, and one marker per element. Everything else is
     /// checked by reading the text back; this only spares long timelines a
     /// second parse.
-    static func provablyExact<Element>(
-        _ text: String, events: [Recorded<Event<Element>>], hot: Bool, markers: Int
-    ) -> Bool {
+    static func provablyExact(_ text: String, _ timeline: MarbleTimeline, hot: Bool, markers: Int) -> Bool {
         guard !hot, markers <= 52 + 25 + 0x5000 else { return false }
         if let last = text.last, last == "s" || last == "m" { return false }
         guard !text.utf8.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) || $0 >= 0x80 }) else { return false }
-        guard let end = events.firstIndex(where: { $0.value.isStopEvent }) else { return true }
-        return end == events.count - 1
+        guard let end = timeline.kinds.firstIndex(where: { $0 < 0 }) else { return true }
+        return end == timeline.count - 1
     }
 
     /// The text for `gap` attoseconds of nothing: dashes, or a duration token.
