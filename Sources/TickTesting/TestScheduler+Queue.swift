@@ -372,8 +372,6 @@ extension TestScheduler {
         var current: Duration {
             get { clock }
             set {
-                // Actions due at the same instant leave the clock where it is.
-                guard newValue != clock else { return }
                 clock = newValue
                 published.publish(newValue)
             }
