@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Synchronization
 @_spi(TickInternals) import Tick
 
 /// A weak reference to a ``TestScheduler`` that is not a Swift `weak`
@@ -20,34 +21,42 @@ import Musl
 /// `many_timers`). With this link the scheduler's count stays inline.
 ///
 /// How it stays safe: the link keeps the scheduler's address, cleared by the
-/// scheduler's deinit as its first step, under `lock`. Loading it takes the
-/// lock, so the address is that of a scheduler whose deinit has not passed
-/// that step (its memory is valid), and retains it with the runtime's
-/// `swift_tryRetain`, which fails once the scheduler's last strong reference
-/// is gone (its deinit has started or is about to): exactly what loading a
-/// `weak` reference does, without the side table.
-final class SchedulerLink: @unchecked Sendable {
-    // @unchecked: `address` is only touched under `lock`.
-    private let lock = Lock()
-    private var address: UnsafeMutableRawPointer?
+/// scheduler's deinit as its first step. A load announces itself in
+/// `readers` before it reads the address, and retains the scheduler with the
+/// runtime's `swift_tryRetain`, which fails once the scheduler's last strong
+/// reference is gone (its deinit has started): exactly what loading a `weak`
+/// reference does, without the side table. The deinit clears the address,
+/// then waits until no load is in progress, so a load that read the address
+/// before it was cleared has finished with the scheduler's memory before the
+/// deinit goes on. Both sides use sequentially consistent operations: either
+/// the load sees the address cleared, or the deinit sees the load announced.
+/// The wait is bounded: a load does nothing between its announcement and its
+/// end but read the address and try the retain.
+final class SchedulerLink: Sendable {
+    private let address = Atomic<UInt>(0)
+    private let readers = Atomic<Int>(0)
 
     /// Links to `scheduler` (by its initializer, before the link is shared).
     func attach(_ scheduler: TestScheduler) {
-        address = Unmanaged.passUnretained(scheduler).toOpaque()
+        address.store(UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque()), ordering: .sequentiallyConsistent)
     }
 
-    /// Called by the scheduler's deinit, first: loads return nil from now on.
+    /// Called by the scheduler's deinit, first: loads return nil from now
+    /// on, and none still reads the scheduler when this returns.
     func detach() {
-        lock.withLock { address = nil }
+        address.store(0, ordering: .sequentiallyConsistent)
+        while readers.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
     }
 
     /// The scheduler, retained, or nil if it is gone or going away (as a
     /// `weak` reference reads).
     var scheduler: TestScheduler? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let address, swiftTryRetain(address) != nil else { return nil }
-        return Unmanaged<TestScheduler>.fromOpaque(address).takeRetainedValue()
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)),
+            swiftTryRetain(raw) != nil
+        else { return nil }
+        return Unmanaged<TestScheduler>.fromOpaque(raw).takeRetainedValue()
     }
 }
 
