@@ -54,6 +54,8 @@ import Tick
                 other.dispose()
             }
             scheduler.scheduleAt(100) { withExtendedLifetime(probe) {} }
+            // Driven once (no hint about undriven work), neither action run.
+            scheduler.advance(to: 50)
         }
         #expect(seenInDeinit == [true])
         #expect(link.scheduler == nil)
@@ -66,6 +68,7 @@ import Tick
             let scheduler = TestScheduler()
             oracle = scheduler
             disposable = scheduler.scheduleAt(100) {}
+            scheduler.advance(to: 50)
         }
         #expect(oracle == nil)
         disposable?.dispose()
