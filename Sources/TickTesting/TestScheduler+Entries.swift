@@ -1,16 +1,85 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
 @_spi(TickInternals) import Tick
 
-/// Lets the disposables of scheduled work reach their scheduler without
-/// keeping it alive: one per scheduler, shared by all of them.
-final class CancellationHandle: @unchecked Sendable {
-    weak var scheduler: TestScheduler?
+/// A weak reference to a ``TestScheduler`` that is not a Swift `weak`
+/// reference: one per scheduler, shared by everything that must reach the
+/// scheduler without keeping it alive (the disposables of its scheduled
+/// work, its periodic tasks, its async driver, the leak trait's list).
+///
+/// Why not `weak`: the first `weak` reference to an object moves its
+/// reference count to a side table for the rest of its life, and every
+/// retain and release of it then takes the runtime's slow path. A
+/// scheduler is retained and released by every timer and time operator
+/// that holds it (about 125 instructions a `timer`, measured in
+/// `many_timers`). With this link the scheduler's count stays inline.
+///
+/// How it stays safe: the link keeps the scheduler's address, cleared by the
+/// scheduler's deinit as its first step. A load announces itself in
+/// `readers` before it reads the address, and retains the scheduler with the
+/// runtime's `swift_tryRetain`, which fails once the scheduler's last strong
+/// reference is gone (its deinit has started): exactly what loading a `weak`
+/// reference does, without the side table. The deinit clears the address,
+/// then waits until no load is in progress, so a load that read the address
+/// before it was cleared has finished with the scheduler's memory before the
+/// deinit goes on. Both sides use sequentially consistent operations: either
+/// the load sees the address cleared, or the deinit sees the load announced.
+/// The wait is bounded: a load does nothing between its announcement and its
+/// end but read the address and try the retain.
+final class SchedulerLink: Sendable {
+    private let address = Atomic<UInt>(0)
+    private let readers = Atomic<Int>(0)
+
+    /// Links to `scheduler` (by its initializer, before the link is shared).
+    func attach(_ scheduler: TestScheduler) {
+        address.store(UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque()), ordering: .sequentiallyConsistent)
+    }
+
+    /// Called by the scheduler's deinit, first: loads return nil from now
+    /// on, and none still reads the scheduler when this returns.
+    func detach() {
+        address.store(0, ordering: .sequentiallyConsistent)
+        while readers.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+    }
+
+    /// The scheduler, retained, or nil if it is gone or going away (as a
+    /// `weak` reference reads).
+    var scheduler: TestScheduler? {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)),
+            swiftTryRetain(raw) != nil
+        else { return nil }
+        return Unmanaged<TestScheduler>.fromOpaque(raw).takeRetainedValue()
+    }
 }
+
+/// The Swift runtime's `swift_tryRetain` (exported by every Swift runtime,
+/// `HeapObject *swift_tryRetain(HeapObject *)`; what loading a `weak`
+/// reference does to the object): retains an object unless its deinit has
+/// started, and returns it, or nil if it did not retain it. Looked up once,
+/// by name, and called as the C function it is (a Swift declaration naming
+/// a runtime symbol is not allowed).
+private let swiftTryRetain: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
+    guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "swift_tryRetain") else {
+        // Not a state any Swift runtime can be in (the symbol is part of
+        // its ABI); nothing a test can cause.
+        fatalError("TestScheduler: the Swift runtime does not export swift_tryRetain")
+    }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
+}()
 
 /// The disposable for one pending entry of a ``TestScheduler``: two words, no
 /// allocation of its own. Disposing it cancels the entry if it has not run;
 /// disposing again, or after it ran, does nothing.
 struct ScheduledEntry: Disposable {
-    let handle: CancellationHandle
+    let handle: SchedulerLink
     let sequence: UInt64
 
     func dispose() {
@@ -21,7 +90,7 @@ struct ScheduledEntry: Disposable {
 /// Periodic work on a test scheduler: each run is due exactly `period` after
 /// the previous due time, never after the time it actually ran.
 final class PeriodicTask: Disposable, @unchecked Sendable {
-    private weak var scheduler: TestScheduler?
+    private let link: SchedulerLink
     private let period: Duration
     private var action: (() -> Void)?
     private let lock = Lock()
@@ -29,13 +98,13 @@ final class PeriodicTask: Disposable, @unchecked Sendable {
     private var disposed = false
 
     init(scheduler: TestScheduler, period: Duration, action: @escaping () -> Void) {
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         self.period = period
         self.action = action
     }
 
     func start(at due: SchedulerInstant) {
-        guard let scheduler else { return }
+        guard let scheduler = link.scheduler else { return }
         let entry = scheduler.enqueue(due: due) { [self] in fire(due: due) }
         let keep = lock.withLock { () -> Bool in
             guard !disposed else { return false }

@@ -185,7 +185,9 @@ final class ScopedSchedulers: @unchecked Sendable {
 
     private struct Entry {
         weak var scope: Resources.Scope?
-        weak var scheduler: TestScheduler?
+        /// The scheduler, through its link (not `weak`: see `SchedulerLink`).
+        let link: SchedulerLink
+        var scheduler: TestScheduler? { link.scheduler }
     }
 
     // `entries` is guarded by `lock`.
@@ -195,7 +197,7 @@ final class ScopedSchedulers: @unchecked Sendable {
     func add(_ scheduler: TestScheduler, in scope: Resources.Scope) {
         lock.withLock {
             entries.removeAll { $0.scope == nil || $0.scheduler == nil }
-            entries.append(Entry(scope: scope, scheduler: scheduler))
+            entries.append(Entry(scope: scope, link: scheduler.handle))
         }
     }
 

@@ -367,7 +367,17 @@ extension TestScheduler {
     struct State {
         var queue: WorkQueue
         var sequence: UInt64 = 0
-        var current: Duration
+        /// The clock. Every change is published to `published` too, which
+        /// ``TestScheduler/now`` reads without taking the lock.
+        var current: Duration {
+            get { clock }
+            set {
+                clock = newValue
+                published.publish(newValue)
+            }
+        }
+        private var clock: Duration
+        let published: PublishedClock
         /// One bit per sequence number ever scheduled: set once the entry ran or
         /// was cancelled. Entries leave the queue in strictly increasing (due,
         /// sequence) order, so this is all cancellation needs to know, and the
@@ -386,8 +396,10 @@ extension TestScheduler {
         /// in `enqueue` and `takeNext`.
         var orderExplorer: OrderExplorer?
 
-        init(current: Duration, budget: Int, epochBits: UInt64 = 32) {
-            self.current = current
+        init(current: Duration, budget: Int, published: PublishedClock, epochBits: UInt64 = 32) {
+            self.clock = current
+            self.published = published
+            published.publish(current)
             self.budget = budget
             self.queue = WorkQueue(epochBits: epochBits)
         }
@@ -469,6 +481,49 @@ extension TestScheduler {
                 return run
             }
             return nil
+        }
+    }
+}
+
+/// A ``TestScheduler``'s clock, readable without its lock: a sequence lock.
+/// The scheduler writes it (always under its own lock, so one writer at a
+/// time) each time the clock changes; readers (``TestScheduler/now``, read
+/// by every time operator, twice an element by `delay`) retry while a write
+/// is in progress. A read is a few loads instead of a lock and an unlock.
+///
+/// The orderings are those of the usual sequence lock over atomics: the
+/// writer makes `version` odd, a release fence, the value, then `version`
+/// even with release; the reader loads `version` with acquire, the value,
+/// an acquire fence, and `version` again: equal and even, the value is one
+/// write's, whole. Every field is atomic, so no access is a data race.
+final class PublishedClock: Sendable {
+    private let version = Atomic<UInt64>(0)
+    private let low = Atomic<UInt64>(0)
+    private let high = Atomic<UInt64>(0)
+
+    /// Publishes `value` (called under the scheduler's lock only).
+    @inline(__always)
+    func publish(_ value: Duration) {
+        let attoseconds = value.totalAttoseconds
+        let start = version.load(ordering: .relaxed)
+        version.store(start &+ 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        low.store(UInt64(truncatingIfNeeded: attoseconds), ordering: .relaxed)
+        high.store(UInt64(truncatingIfNeeded: attoseconds &>> 64), ordering: .relaxed)
+        version.store(start &+ 2, ordering: .releasing)
+    }
+
+    /// The last value published.
+    @inline(__always)
+    func read() -> Duration {
+        while true {
+            let before = version.load(ordering: .acquiring)
+            let low = low.load(ordering: .relaxed)
+            let high = high.load(ordering: .relaxed)
+            atomicMemoryFence(ordering: .acquiring)
+            if before & 1 == 0 && version.load(ordering: .relaxed) == before {
+                return Duration(totalAttoseconds: Int128(truncatingIfNeeded: high) &<< 64 | Int128(low))
+            }
         }
     }
 }

@@ -98,10 +98,20 @@ extension TestScheduler {
         var currentSlab: UnsafeMutableRawPointer?
         var slabChunksUsed = RadixHeap.chunksPerSlab
 
+        /// The table's size: the buckets, then the bitmap's words.
+        static let tableBytes = bucketCount * MemoryLayout<Bucket>.stride + wordCount * 8
+
+        /// Maps the table: zero pages that become resident only when a
+        /// bucket on them is first used (a heap of a few thousand entries
+        /// touches two or three of its nine pages). From `calloc`, all of it
+        /// was zeroed, so resident, at once: `malloc` reuses pages that
+        /// `malloc_trim` gave back and must clear them.
         mutating func allocateTable() {
             guard table == nil else { return }
             let bucketBytes = RadixHeap.bucketCount * MemoryLayout<Bucket>.stride
-            guard let raw = calloc(1, bucketBytes + RadixHeap.wordCount * 8) else {
+            let mapped = mmap(nil, RadixHeap.tableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            // (MAP_FAILED, spelled out: not every platform's overlay has it.)
+            guard let raw = mapped, raw != UnsafeMutableRawPointer(bitPattern: -1) else {
                 // Out of memory: nothing sensible is left to do.
                 fatalError("TestScheduler: out of memory for its queue")
             }
@@ -352,7 +362,7 @@ extension TestScheduler {
             }
             for index in 0..<slabCount { slabPool.give(slabList.unsafelyUnwrapped[index]) }
             free(slabList)
-            free(table)
+            munmap(table, RadixHeap.tableBytes)
         }
     }
 

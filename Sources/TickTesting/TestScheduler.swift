@@ -68,9 +68,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         _read { yield storage.pointee }
         _modify { yield &storage.pointee }
     }
+    /// The clock as the state publishes it, for ``now`` (no lock).
+    let publishedClock = PublishedClock()
     let counter = ResourceCounter()
-    /// What the disposables of scheduled work refer to (weakly, to the scheduler).
-    let handle = CancellationHandle()
+    /// What refers to the scheduler without keeping it alive (the
+    /// disposables of scheduled work, the async driver, ...): a link, not a
+    /// `weak` reference, so that the scheduler's reference count stays
+    /// inline (see `SchedulerLink`).
+    let handle = SchedulerLink()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
@@ -121,15 +126,17 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.simulateProcessingDelay = simulateProcessingDelay
         self.pendingWork = PendingWorkLog(site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         self.storage = .allocate(capacity: 1)
-        storage.initialize(to: State(current: .zero, budget: max(1, stepBudget)))
+        storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
         self.state.current = instant(for: initialClock).offset
-        self.handle.scheduler = self
+        self.handle.attach(self)
         self.asyncDriver.attach(to: self, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         // Under the leak trait, its report names what is still pending here.
         if let scope = Resources.current { ScopedSchedulers.shared.add(self, in: scope) }
     }
 
     deinit {
+        // First: nothing reaches this scheduler through its link any more.
+        handle.detach()
         // Work the test scheduled and never drove: a hint (never a failure).
         hintAboutUndrivenWork()
         // Async work is no longer routed to this scheduler's driver (which
@@ -143,7 +150,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     // MARK: Clock
 
-    public var now: SchedulerInstant { SchedulerInstant(offset: lock.withLock { state.current }) }
+    public var now: SchedulerInstant { SchedulerInstant(offset: publishedClock.read()) }
 
     /// ``now`` in frames.
     public var clock: TestTime { testTime(for: now) }

@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 import Testing
 import Tick
-import TickTesting
+@testable import TickTesting
 
 /// Issue 16, item 10: a second thread advancing while one advances is told
 /// apart from an advance made inside an action.
@@ -31,5 +32,40 @@ import TickTesting
         mayFinish.signal()
         finished.wait()
         #expect(scheduler.clock == 20)
+    }
+}
+
+/// The scheduler's clock as `now` reads it without the lock (a sequence
+/// lock, `PublishedClock` in TestScheduler+Queue.swift): a reader on another
+/// thread never sees a torn value (each published value has equal high and
+/// low words, so a mix of two writes shows) nor one older than the last it
+/// saw. The reader reads a fixed number of times, whatever the writer does.
+@Suite struct PublishedClockStressTests {
+    @Test func aReaderOnAnotherThreadSeesWholeValuesInOrder() {
+        let clock = PublishedClock()
+        let count = 200_000
+        let result = Mutex((torn: 0, backwards: 0))
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 0 {
+                for value in 1...Int128(count) { clock.publish(Duration(totalAttoseconds: value << 64 | value)) }
+                return
+            }
+            var last: Int128 = 0
+            var torn = 0
+            var backwards = 0
+            for _ in 0..<count {
+                let value = clock.read().totalAttoseconds
+                let high = value >> 64
+                let low = value & Int128(UInt64.max)
+                if high != low { torn += 1 }
+                if low < last { backwards += 1 }
+                last = low
+            }
+            result.withLock { $0 = (torn, backwards) }
+        }
+        let (torn, backwards) = result.withLock { $0 }
+        #expect(torn == 0)
+        #expect(backwards == 0)
+        #expect(clock.read() == Duration(totalAttoseconds: Int128(count) << 64 | Int128(count)))
     }
 }

@@ -33,8 +33,8 @@ internal import TickRuntimeHooks
 final class AsyncDriver: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock` (or, for
     // `switched`, `switchingJob` and `runningJobSlot`, touched only by its
-    // drain's thread); `live` is atomic; `scheduler` is a weak reference
-    // (atomic on its own).
+    // drain's thread); `live` is atomic; `link` is set once, before the
+    // driver is shared (it is safe to load from any thread).
     //
     // What the driver decides lives in `machine` (AsyncDriver+StateMachine.swift):
     // this class takes the lock, asks the machine, and does what it says.
@@ -44,8 +44,11 @@ final class AsyncDriver: @unchecked Sendable {
     // into files, every section would need them module-wide.
 
     /// The scheduler this driver belongs to; the driver takes no jobs once
-    /// it is gone.
-    weak var scheduler: TestScheduler?
+    /// it is gone. Through the scheduler's link, which reads like a `weak`
+    /// reference without moving the scheduler's reference count to a side
+    /// table (`SchedulerLink`).
+    var scheduler: TestScheduler? { link?.scheduler }
+    private var link: SchedulerLink?
 
     private let lock = Lock()
 
@@ -106,7 +109,7 @@ final class AsyncDriver: @unchecked Sendable {
 
     /// Makes the current task (if any) a root of this driver.
     func attach(to scheduler: TestScheduler, at site: CallSite) {
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         // Not shared with another thread yet: no lock needed.
         lastSite = site
         creationSite = site

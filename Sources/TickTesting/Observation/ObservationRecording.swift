@@ -85,7 +85,9 @@ final class ObservationRecording<Value>: @unchecked Sendable {
     /// every change is an event.
     private let isSame: ((Value, Value) -> Bool)?
     private let site: CallSite
-    private weak var scheduler: TestScheduler?
+    /// The scheduler, through its link (not `weak`: see `SchedulerLink`).
+    private let link: SchedulerLink
+    private var scheduler: TestScheduler? { link.scheduler }
     private var recorded: [Recorded<Event<Value>>] = []
     /// The time of the newest change, whose value is not recorded yet.
     private var pending: TestTime?
@@ -100,7 +102,7 @@ final class ObservationRecording<Value>: @unchecked Sendable {
         scheduler: TestScheduler, isolation: (any Actor)?, isSame: ((Value, Value) -> Bool)?, site: CallSite,
         read: @escaping () -> Value
     ) {
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         self.read = read
         self.isolation = ReadIsolation(isolation)
         self.isSame = isSame
