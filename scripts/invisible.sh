@@ -9,8 +9,9 @@
 #   yield  100,000 `Task.yield()` in one task
 #   spawn   20,000 tasks started and awaited one after the other
 #   group   10,000 children of one task group
-# For each, under callgrind (the median of three counts, each at the size
-# minus a run of size 1, so that start-up and one-time costs cancel out):
+# For each, under callgrind (the median of five counts, the two binaries in
+# turn, each count at the size minus a run of size 1, so that start-up and
+# one-time costs cancel out):
 # - jobs i/op: the instructions of the jobs' runs, everything executed inside
 #   libdispatch's callouts (`_dispatch_client_callout`, the same function in
 #   both binaries, its inclusive cost): the job, the function that runs it
@@ -69,7 +70,8 @@ control="$bin/tick-benchmarks-control"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+# The median of its arguments (an odd number of them).
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 # Instructions of `binary --workload name size`: "JOBS PROCESS", the
 # inclusive count of `_dispatch_client_callout` and the whole process's.
@@ -86,18 +88,23 @@ instructions() {
     echo "${jobs:-0} $total"
 }
 
-# "JOBS PROCESS" instructions per operation: (run at size - run at 1) /
-# (size - 1), each the median of three.
+# "CONTROL_JOBS CONTROL_PROCESS LINKED_JOBS LINKED_PROCESS" instructions per
+# operation: (run at size - run at 1) / (size - 1), each the median of five,
+# the two binaries counted in turn (so that both see the same machine).
 per_op() {
-    local binary=$1 name=$2 size=$3
-    local big small jobs=() process=()
-    for _ in 1 2 3; do
-        read -r big_jobs big_total <<<"$(instructions "$binary" "$name" "$size")"
-        read -r small_jobs small_total <<<"$(instructions "$binary" "$name" 1)"
-        jobs+=("$(( (big_jobs - small_jobs) / (size - 1) ))")
-        process+=("$(( (big_total - small_total) / (size - 1) ))")
+    local name=$1 size=$2 binary side
+    local control_jobs=() control_process=() linked_jobs=() linked_process=()
+    for _ in 1 2 3 4 5; do
+        for side in control linked; do
+            binary=$control
+            [ "$side" = linked ] && binary=$linked
+            read -r big_jobs big_total <<<"$(instructions "$binary" "$name" "$size")"
+            read -r small_jobs small_total <<<"$(instructions "$binary" "$name" 1)"
+            eval "${side}_jobs+=(\"$(( (big_jobs - small_jobs) / (size - 1) ))\")"
+            eval "${side}_process+=(\"$(( (big_total - small_total) / (size - 1) ))\")"
+        done
     done
-    echo "$(median3 "${jobs[@]}") $(median3 "${process[@]}")"
+    echo "$(median "${control_jobs[@]}") $(median "${control_process[@]}") $(median "${linked_jobs[@]}") $(median "${linked_process[@]}")"
 }
 
 # CPU ns/op, median of 5 repetitions in one process.
@@ -114,16 +121,15 @@ printf '%-8s %7s  %8s %8s %7s  %8s %8s %7s  %8s %8s %7s  %s\n' \
 for workload in yield:100000 spawn:20000 group:10000; do
     name=${workload%%:*}
     size=${workload##*:}
-    read -r control_jobs control_process <<<"$(per_op "$control" "$name" "$size")"
-    read -r linked_jobs linked_process <<<"$(per_op "$linked" "$name" "$size")"
+    read -r control_jobs control_process linked_jobs linked_process <<<"$(per_op "$name" "$size")"
     control_cpu=()
     linked_cpu=()
     for _ in 1 2 3; do
         control_cpu+=("$(cpu_op "$control" "$name" "$size")")
         linked_cpu+=("$(cpu_op "$linked" "$name" "$size")")
     done
-    c_cpu=$(median3 "${control_cpu[@]}")
-    l_cpu=$(median3 "${linked_cpu[@]}")
+    c_cpu=$(median "${control_cpu[@]}")
+    l_cpu=$(median "${linked_cpu[@]}")
     jobs_ratio=$(ratio "$linked_jobs" "$control_jobs")
     process_ratio=$(ratio "$linked_process" "$control_process")
     cpu_ratio=$(ratio "$l_cpu" "$c_cpu")
