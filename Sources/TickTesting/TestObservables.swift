@@ -56,9 +56,12 @@ public final class HotObservable<Element>: TestableObservable<Element> {
     /// reported then. Read after the scheduler was released, this is a new,
     /// idle scheduler (the observable emits nothing any more).
     public var scheduler: TestScheduler { owner ?? TestScheduler() }
-    /// The scheduler, weakly (set once at creation; loading a weak reference
-    /// is thread-safe).
-    @usableFromInline weak var owner: TestScheduler?
+    /// The scheduler's link, set once at creation: a weak reference to it
+    /// that is not a Swift `weak` one, which would move the scheduler's
+    /// reference count to a side table (see `SchedulerLink`).
+    @usableFromInline let link: SchedulerLink
+    /// The scheduler, or nil once it is gone (safe from any thread).
+    @inlinable var owner: TestScheduler? { link.scheduler }
     @usableFromInline let log = SubscriptionLog()
     @usableFromInline let lock = Lock()
     /// Guarded by `lock` (runtime exclusivity checks are off).
@@ -71,7 +74,7 @@ public final class HotObservable<Element>: TestableObservable<Element> {
 
     @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.owner = scheduler
+        self.link = scheduler.handle
         super.init(recordedEvents: events)
         scheduleEvents()
     }
@@ -83,7 +86,7 @@ public final class HotObservable<Element>: TestableObservable<Element> {
     /// before the flush comes before this observable's event.
     @usableFromInline
     init(deferredOn scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.owner = scheduler
+        self.link = scheduler.handle
         super.init(recordedEvents: events)
         // Weakly: a scheduler dropped before it ran must not be kept alive by
         // its own pending setups.
@@ -197,9 +200,11 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     /// reported then. Read after the scheduler was released, this is a new,
     /// idle scheduler (the observable emits nothing any more).
     public var scheduler: TestScheduler { owner ?? TestScheduler() }
-    /// The scheduler, weakly (set once at creation; loading a weak reference
-    /// is thread-safe, so runtime exclusivity checks are off).
-    @usableFromInline @exclusivity(unchecked) weak var owner: TestScheduler?
+    /// The scheduler's link, set once at creation (not a `weak` reference:
+    /// see ``HotObservable/link``).
+    @usableFromInline let link: SchedulerLink
+    /// The scheduler, or nil once it is gone (safe from any thread).
+    @inlinable var owner: TestScheduler? { link.scheduler }
     @usableFromInline let log: SubscriptionLog
     /// The scheduler's marble lock, which `log` uses too: it guards each
     /// subscription's observer (see ``ColdSubscription``).
@@ -224,7 +229,7 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         releaseObserver: @escaping (ColdSubscription<Element>) -> Void
     ) {
         self.releaseObserver = releaseObserver
-        self.owner = scheduler
+        self.link = scheduler.handle
         // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
         // one lock less per cold observable.
         self.lock = scheduler.marbleExpectations.lock
@@ -260,13 +265,14 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
 /// and lets go of the observer.
 @usableFromInline
 final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
-    // `scheduler`, `log`, `lock`, `index` and `events` are set once at
+    // `link`, `log`, `lock`, `index` and `events` are set once at
     // creation; `sequences` once, by the scheduling function, before the
     // subscription is returned (so before anyone can dispose it).
     // `observer` is guarded by `lock`. `next` is read and written only by
     // this subscription's actions, which the scheduler runs one at a time.
     // `disposed` makes `dispose` run once.
-    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
+    /// The scheduler, through its link (not `weak`: see `SchedulerLink`).
+    @usableFromInline let link: SchedulerLink
     @usableFromInline let log: SubscriptionLog
     @usableFromInline let lock: Lock
     @usableFromInline let index: Int
@@ -284,7 +290,7 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
         events: [Recorded<Event<Element>>], releaseObserver: @escaping (ColdSubscription<Element>) -> Void
     ) {
         self.releaseObserver = releaseObserver
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         self.log = log
         self.lock = lock
         self.index = index
@@ -332,7 +338,7 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Its scheduler released, there is nothing to log or cancel.
-        if let scheduler {
+        if let scheduler = link.scheduler {
             log.unsubscribed(index, at: scheduler.clock)
             scheduler.cancel(sequences)
         }
@@ -388,12 +394,12 @@ extension TestScheduler {
     }
 }
 
-// @unchecked: the recording is immutable, the scheduler reference is weak and
-// set once, and the observer list is guarded by `lock`. Sendable only when the elements are, since they are handed to
+// @unchecked: the recording is immutable, the scheduler's link is set once
+// (and thread-safe), and the observer list is guarded by `lock`. Sendable only when the elements are, since they are handed to
 // observers on the thread that drives the scheduler.
 extension HotObservable: @unchecked Sendable where Element: Sendable {}
-// @unchecked: the recording is immutable, the scheduler reference is weak and
-// set once, and the subscription log is thread-safe.
+// @unchecked: the recording is immutable, the scheduler's link is set once
+// (and thread-safe), and the subscription log is thread-safe.
 // Sendable only when the elements are.
 extension ColdObservable: @unchecked Sendable where Element: Sendable {}
 

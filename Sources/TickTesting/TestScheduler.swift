@@ -75,7 +75,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// disposables of scheduled work, the async driver, ...): a link, not a
     /// `weak` reference, so that the scheduler's reference count stays
     /// inline (see `SchedulerLink`).
-    let handle = SchedulerLink()
+    @usableFromInline let handle = SchedulerLink()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).

@@ -16,17 +16,22 @@ import Tick
 /// is specialized for the element type where the expectation is written.
 @usableFromInline
 class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
-    // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
-    // references are safe to load from any thread (so neither needs the
-    // runtime's exclusivity checks).
-    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
+    // `recorded` is guarded by `lock` (so it needs none of the runtime's
+    // exclusivity checks); `link` is set once and safe to load from any
+    // thread.
+    /// The scheduler's link: a weak reference that is not a Swift `weak`
+    /// one, which would move the scheduler's reference count to a side
+    /// table (see `SchedulerLink`).
+    @usableFromInline let link: SchedulerLink
+    /// The scheduler, or nil once it is gone.
+    @inlinable final var scheduler: TestScheduler? { link.scheduler }
     /// The scheduler's marble lock (see `MarbleExpectationStore.lock`).
     @usableFromInline let lock: Lock
     @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
 
     @inlinable
     init(scheduler: TestScheduler) {
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         self.lock = scheduler.marbleExpectations.lock
     }
 
