@@ -308,10 +308,12 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
     @inlinable
     func eventsRunInSchedulingOrder(processingDelay: Bool) -> Bool {
         var previous = TestTime(Int.min)
-        for recorded in events {
-            guard recorded.time >= previous else { return false }
-            if processingDelay, recorded.time.remainder != .zero { return false }
-            previous = recorded.time
+        // By index, reading only the times (see `createColdObservable`).
+        for index in events.indices {
+            let time = events[index].time
+            guard time >= previous else { return false }
+            if processingDelay, time.remainder != .zero { return false }
+            previous = time
         }
         return true
     }
@@ -379,8 +381,10 @@ extension TestScheduler {
             var sequences: [UInt64] = []
             sequences.reserveCapacity(events.count)
             if subscription.eventsRunInSchedulingOrder(processingDelay: scheduler.simulateProcessingDelay) {
-                for recorded in events {
-                    sequences.append(scheduler.enqueue(at: recorded.time, after: start) { subscription.emitNext() })
+                // By index, reading only the times: a `for … in` copies each
+                // recorded event (a retain and a release of its element).
+                for index in events.indices {
+                    sequences.append(scheduler.enqueue(at: events[index].time, after: start) { subscription.emitNext() })
                 }
             } else {
                 // A recording given out of time order: one closure per event.
