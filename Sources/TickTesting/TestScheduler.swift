@@ -79,7 +79,20 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
-    let asyncDriver = AsyncDriver()
+    ///
+    /// Made with the scheduler when that happens inside a task (the task
+    /// becomes the driver's root); otherwise at its first use, as if it had
+    /// been made with the scheduler outside a task (no root): a synchronous
+    /// test outside a task (XCTest, a command-line tool) that never awaits
+    /// the scheduler pays for no driver.
+    var asyncDriver: AsyncDriver {
+        if let driver = asyncDriverStorage.load() { return driver }
+        let driver = AsyncDriver()
+        driver.attach(to: self, at: pendingWork.site, registeringCurrentTask: false)
+        // Two threads may make one at once: the first stored is the driver.
+        return asyncDriverStorage.storeIfNil(driver)
+    }
+    private let asyncDriverStorage = AtomicLazyReference<AsyncDriver>()
     /// Where it was made and how it was driven, for the hint about work left
     /// pending (see `TestScheduler+PendingWork.swift`).
     let pendingWork: PendingWorkLog
@@ -129,7 +142,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
         self.state.current = instant(for: initialClock).offset
         self.handle.attach(self)
-        self.asyncDriver.attach(to: self, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        if JobRouting.currentTaskAddress != nil {
+            let driver = AsyncDriver()
+            driver.attach(to: self, at: pendingWork.site)
+            _ = asyncDriverStorage.storeIfNil(driver)
+        }
         // Under the leak trait, its report names what is still pending here.
         if let scope = Resources.current { ScopedSchedulers.shared.add(self, in: scope) }
     }
@@ -141,7 +158,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         hintAboutUndrivenWork()
         // Async work is no longer routed to this scheduler's driver (which
         // ends the `values` iterations its tasks still await on it).
-        asyncDriver.schedulerGone(pending: state.pending)
+        asyncDriverStorage.load()?.schedulerGone(pending: state.pending)
         // Work still pending goes with the scheduler: no longer a live resource.
         counter.decrement(by: pendingCount)
         storage.deinitialize(count: 1)

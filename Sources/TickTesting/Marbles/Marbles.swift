@@ -91,7 +91,8 @@ public enum Marbles {
 
     /// ``parse(_:_:values:error:frame:)`` for a hot diagram whose `^` is
     /// not at its start: the markers are scanned first, then each time is
-    /// taken relative to the `^`.
+    /// taken relative to the `^` (right for any diagram: see
+    /// ``parseThroughMarkerArray(_:_:values:error:frame:)``).
     @inlinable
     static func parseShifted<Element>(
         _ diagram: String, _ temperature: Temperature, values: [Character: Element], error: any Error, frame: Duration
@@ -112,6 +113,19 @@ public enum Marbles {
             events.append(Recorded(time: time, value: event))
         }
         return events
+    }
+
+    /// ``parse(_:_:values:error:frame:)`` through the array of all the
+    /// diagram's markers, each event made after the scan: the way every
+    /// diagram was read before `parse` made the events during the scan
+    /// (and the way it still reads a hot diagram whose `^` is not at its
+    /// start). For the tests that check the two agree.
+    @_spi(TickInternals)
+    public static func parseThroughMarkerArray<Element>(
+        _ diagram: String, _ temperature: Temperature = .cold, values: [Character: Element] = [:],
+        error: any Error = TestError.boxedDefault, frame: Duration = .milliseconds(1)
+    ) throws(MarbleError) -> [Recorded<Event<Element>>] {
+        try parseShifted(diagram, temperature, values: values, error: error, frame: frame)
     }
 
     /// The markers of an observable diagram in text order, and the time of
