@@ -14,8 +14,12 @@ public protocol TestableObservableType<Element>: ObservableType {
 @usableFromInline
 final class SubscriptionLog: @unchecked Sendable {
     private let lock: Lock
-    /// Guarded by `lock` (runtime exclusivity checks are off).
-    @exclusivity(unchecked) private var entries: [Subscription] = []
+    /// Guarded by `lock` (runtime exclusivity checks are off). The first
+    /// subscription is kept inline, the others in `more`: most test
+    /// observables are subscribed once, and an array allocates its storage
+    /// for the first element.
+    @exclusivity(unchecked) private var first: Subscription?
+    @exclusivity(unchecked) private var more: [Subscription] = []
 
     @usableFromInline init() { lock = Lock() }
 
@@ -23,20 +27,33 @@ final class SubscriptionLog: @unchecked Sendable {
     /// calls out while holding it.
     init(lock: Lock) { self.lock = lock }
 
-    var all: [Subscription] { lock.withLock { entries } }
+    var all: [Subscription] {
+        lock.withLock {
+            guard let first else { return [] }
+            return [first] + more
+        }
+    }
 
     @usableFromInline
     func subscribed(at time: TestTime) -> Int {
         lock.withLock {
-            entries.append(Subscription(time))
-            return entries.count - 1
+            guard first != nil else {
+                first = Subscription(time)
+                return 0
+            }
+            more.append(Subscription(time))
+            return more.count
         }
     }
 
     @usableFromInline
     func unsubscribed(_ index: Int, at time: TestTime) {
         lock.withLock {
-            entries[index] = Subscription(entries[index].subscribe, time)
+            if index == 0, let entry = first {
+                first = Subscription(entry.subscribe, time)
+            } else {
+                more[index - 1] = Subscription(more[index - 1].subscribe, time)
+            }
         }
     }
 }

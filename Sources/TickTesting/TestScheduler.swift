@@ -86,13 +86,35 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// test outside a task (XCTest, a command-line tool) that never awaits
     /// the scheduler pays for no driver.
     var asyncDriver: AsyncDriver {
-        if let driver = asyncDriverStorage.load() { return driver }
-        let driver = AsyncDriver()
-        driver.attach(to: self, at: pendingWork.site, registeringCurrentTask: false)
-        // Two threads may make one at once: the first stored is the driver.
-        return asyncDriverStorage.storeIfNil(driver)
+        if let driver = loadAsyncDriver() { return driver }
+        return storeAsyncDriver(registeringCurrentTask: false)
     }
-    private let asyncDriverStorage = AtomicLazyReference<AsyncDriver>()
+    /// The driver once made: the address of an instance this scheduler
+    /// holds a strong reference to (released by the deinit), 0 before.
+    /// Not `AtomicLazyReference`, whose unspecialized `load()` looked up
+    /// generic metadata at every read (about 700 instructions an
+    /// `async_sleep`).
+    private let asyncDriverAddress = Atomic<UInt>(0)
+
+    @inline(__always)
+    private func loadAsyncDriver() -> AsyncDriver? {
+        let address = asyncDriverAddress.load(ordering: .acquiring)
+        guard let raw = UnsafeRawPointer(bitPattern: address) else { return nil }
+        return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Makes the driver and stores it, unless another thread stored one
+    /// first (then that one is the driver).
+    private func storeAsyncDriver(registeringCurrentTask: Bool) -> AsyncDriver {
+        let driver = AsyncDriver()
+        driver.attach(to: self, at: pendingWork.site, registeringCurrentTask: registeringCurrentTask)
+        let retained = Unmanaged.passRetained(driver)
+        let (stored, _) = asyncDriverAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: retained.toOpaque()), ordering: .acquiringAndReleasing)
+        if stored { return driver }
+        retained.release()
+        return loadAsyncDriver() ?? driver
+    }
     /// Where it was made and how it was driven, for the hint about work left
     /// pending (see `TestScheduler+PendingWork.swift`).
     let pendingWork: PendingWorkLog
@@ -142,11 +164,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
         self.state.current = instant(for: initialClock).offset
         self.handle.attach(self)
-        if JobRouting.currentTaskAddress != nil {
-            let driver = AsyncDriver()
-            driver.attach(to: self, at: pendingWork.site)
-            _ = asyncDriverStorage.storeIfNil(driver)
-        }
+        if JobRouting.currentTaskAddress != nil { _ = storeAsyncDriver(registeringCurrentTask: true) }
         // Under the leak trait, its report names what is still pending here.
         if let scope = Resources.current { ScopedSchedulers.shared.add(self, in: scope) }
     }
@@ -158,11 +176,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         hintAboutUndrivenWork()
         // Async work is no longer routed to this scheduler's driver (which
         // ends the `values` iterations its tasks still await on it).
-        asyncDriverStorage.load()?.schedulerGone(pending: state.pending)
+        let driver = loadAsyncDriver()
+        driver?.schedulerGone(pending: state.pending)
         // Work still pending goes with the scheduler: no longer a live resource.
         counter.decrement(by: pendingCount)
         storage.deinitialize(count: 1)
         storage.deallocate()
+        // Last, as when the driver was a stored property: the strong
+        // reference `asyncDriverAddress` stood for.
+        if let driver { Unmanaged.passUnretained(driver).release() }
     }
 
     // MARK: Clock

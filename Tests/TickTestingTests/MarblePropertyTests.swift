@@ -203,7 +203,7 @@ struct TimelineGenerator<Element> {
 
     /// `Marbles.parse` makes each event as the scan finds its marker, and
     /// keeps a value or time error until the scan has ended (a structural
-    /// error anywhere comes first). For 40 000 random strings, read cold and
+    /// error anywhere comes first). For 20 000 random strings, read cold and
     /// hot, as `String` markers and through a values map that lacks one
     /// marker, at frames down to one attosecond (where long times leave the
     /// range of `TestTime`), it gives the same events, or the same error at
@@ -228,7 +228,7 @@ struct TimelineGenerator<Element> {
         var rng = SeededGenerator(seed: 11)
         var mismatches: [String] = []
         var seen = (events: 0, missingValue: 0, timeOutOfRange: 0, structural: 0)
-        for index in 0..<40_000 {
+        for index in 0..<20_000 {
             let length = Int.random(in: 0...16, using: &rng)
             var diagram = String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "-" })
             // Sometimes a duration, which only whitespace may surround.

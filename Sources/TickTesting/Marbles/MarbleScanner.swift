@@ -92,11 +92,13 @@ struct MarbleScanner {
         var sawSubscribe = false
         var sawUnsubscribe = false
         var index = 0
+        // Read once: a global is read through a lazy-initialization check.
+        let limit = MarbleDuration.limit
 
         func advance(at position: Int) throws(MarbleError) {
             // `frame` may be huge; the limit check keeps `time` far from overflow.
             let (next, overflow) = time.addingReportingOverflow(frame)
-            guard !overflow, next <= MarbleDuration.limit else {
+            guard !overflow, next <= limit else {
                 throw MarbleError(.timeOutOfRange, at: position, in: diagram)
             }
             time = next
@@ -114,7 +116,7 @@ struct MarbleScanner {
                     if group != nil { throw MarbleError(.durationInGroup, at: index, in: diagram) }
                     let duration = try MarbleDuration.parse(token, start: index, diagram: diagram)
                     time += duration
-                    guard time <= MarbleDuration.limit else {
+                    guard time <= limit else {
                         throw MarbleError(.timeOutOfRange, at: index, in: diagram)
                     }
                     index = end
