@@ -14,8 +14,12 @@ public protocol TestableObservableType<Element>: ObservableType {
 @usableFromInline
 final class SubscriptionLog: @unchecked Sendable {
     private let lock: Lock
-    /// Guarded by `lock` (runtime exclusivity checks are off).
-    @exclusivity(unchecked) private var entries: [Subscription] = []
+    /// Guarded by `lock` (runtime exclusivity checks are off). The first
+    /// subscription is kept inline, the others in `more`: most test
+    /// observables are subscribed once, and an array allocates its storage
+    /// for the first element.
+    @exclusivity(unchecked) private var first: Subscription?
+    @exclusivity(unchecked) private var more: [Subscription] = []
 
     @usableFromInline init() { lock = Lock() }
 
@@ -23,20 +27,33 @@ final class SubscriptionLog: @unchecked Sendable {
     /// calls out while holding it.
     init(lock: Lock) { self.lock = lock }
 
-    var all: [Subscription] { lock.withLock { entries } }
+    var all: [Subscription] {
+        lock.withLock {
+            guard let first else { return [] }
+            return [first] + more
+        }
+    }
 
     @usableFromInline
     func subscribed(at time: TestTime) -> Int {
         lock.withLock {
-            entries.append(Subscription(time))
-            return entries.count - 1
+            guard first != nil else {
+                first = Subscription(time)
+                return 0
+            }
+            more.append(Subscription(time))
+            return more.count
         }
     }
 
     @usableFromInline
     func unsubscribed(_ index: Int, at time: TestTime) {
         lock.withLock {
-            entries[index] = Subscription(entries[index].subscribe, time)
+            if index == 0, let entry = first {
+                first = Subscription(entry.subscribe, time)
+            } else {
+                more[index - 1] = Subscription(more[index - 1].subscribe, time)
+            }
         }
     }
 }
@@ -56,9 +73,12 @@ public final class HotObservable<Element>: TestableObservable<Element> {
     /// reported then. Read after the scheduler was released, this is a new,
     /// idle scheduler (the observable emits nothing any more).
     public var scheduler: TestScheduler { owner ?? TestScheduler() }
-    /// The scheduler, weakly (set once at creation; loading a weak reference
-    /// is thread-safe).
-    @usableFromInline weak var owner: TestScheduler?
+    /// The scheduler's link, set once at creation: a weak reference to it
+    /// that is not a Swift `weak` one, which would move the scheduler's
+    /// reference count to a side table (see `SchedulerLink`).
+    @usableFromInline let link: SchedulerLink
+    /// The scheduler, or nil once it is gone (safe from any thread).
+    @inlinable var owner: TestScheduler? { link.scheduler }
     @usableFromInline let log = SubscriptionLog()
     @usableFromInline let lock = Lock()
     /// Guarded by `lock` (runtime exclusivity checks are off).
@@ -71,7 +91,7 @@ public final class HotObservable<Element>: TestableObservable<Element> {
 
     @inlinable
     init(scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.owner = scheduler
+        self.link = scheduler.handle
         super.init(recordedEvents: events)
         scheduleEvents()
     }
@@ -83,7 +103,7 @@ public final class HotObservable<Element>: TestableObservable<Element> {
     /// before the flush comes before this observable's event.
     @usableFromInline
     init(deferredOn scheduler: TestScheduler, events: [Recorded<Event<Element>>]) {
-        self.owner = scheduler
+        self.link = scheduler.handle
         super.init(recordedEvents: events)
         // Weakly: a scheduler dropped before it ran must not be kept alive by
         // its own pending setups.
@@ -197,9 +217,11 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     /// reported then. Read after the scheduler was released, this is a new,
     /// idle scheduler (the observable emits nothing any more).
     public var scheduler: TestScheduler { owner ?? TestScheduler() }
-    /// The scheduler, weakly (set once at creation; loading a weak reference
-    /// is thread-safe, so runtime exclusivity checks are off).
-    @usableFromInline @exclusivity(unchecked) weak var owner: TestScheduler?
+    /// The scheduler's link, set once at creation (not a `weak` reference:
+    /// see ``HotObservable/link``).
+    @usableFromInline let link: SchedulerLink
+    /// The scheduler, or nil once it is gone (safe from any thread).
+    @inlinable var owner: TestScheduler? { link.scheduler }
     @usableFromInline let log: SubscriptionLog
     /// The scheduler's marble lock, which `log` uses too: it guards each
     /// subscription's observer (see ``ColdSubscription``).
@@ -224,7 +246,7 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         releaseObserver: @escaping (ColdSubscription<Element>) -> Void
     ) {
         self.releaseObserver = releaseObserver
-        self.owner = scheduler
+        self.link = scheduler.handle
         // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
         // one lock less per cold observable.
         self.lock = scheduler.marbleExpectations.lock
@@ -260,13 +282,14 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
 /// and lets go of the observer.
 @usableFromInline
 final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
-    // `scheduler`, `log`, `lock`, `index` and `events` are set once at
+    // `link`, `log`, `lock`, `index` and `events` are set once at
     // creation; `sequences` once, by the scheduling function, before the
     // subscription is returned (so before anyone can dispose it).
     // `observer` is guarded by `lock`. `next` is read and written only by
     // this subscription's actions, which the scheduler runs one at a time.
     // `disposed` makes `dispose` run once.
-    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
+    /// The scheduler, through its link (not `weak`: see `SchedulerLink`).
+    @usableFromInline let link: SchedulerLink
     @usableFromInline let log: SubscriptionLog
     @usableFromInline let lock: Lock
     @usableFromInline let index: Int
@@ -284,7 +307,7 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
         events: [Recorded<Event<Element>>], releaseObserver: @escaping (ColdSubscription<Element>) -> Void
     ) {
         self.releaseObserver = releaseObserver
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         self.log = log
         self.lock = lock
         self.index = index
@@ -302,10 +325,12 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
     @inlinable
     func eventsRunInSchedulingOrder(processingDelay: Bool) -> Bool {
         var previous = TestTime(Int.min)
-        for recorded in events {
-            guard recorded.time >= previous else { return false }
-            if processingDelay, recorded.time.remainder != .zero { return false }
-            previous = recorded.time
+        // By index, reading only the times (see `createColdObservable`).
+        for index in events.indices {
+            let time = events[index].time
+            guard time >= previous else { return false }
+            if processingDelay, time.remainder != .zero { return false }
+            previous = time
         }
         return true
     }
@@ -332,7 +357,7 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Its scheduler released, there is nothing to log or cancel.
-        if let scheduler {
+        if let scheduler = link.scheduler {
             log.unsubscribed(index, at: scheduler.clock)
             scheduler.cancel(sequences)
         }
@@ -373,8 +398,10 @@ extension TestScheduler {
             var sequences: [UInt64] = []
             sequences.reserveCapacity(events.count)
             if subscription.eventsRunInSchedulingOrder(processingDelay: scheduler.simulateProcessingDelay) {
-                for recorded in events {
-                    sequences.append(scheduler.enqueue(at: recorded.time, after: start) { subscription.emitNext() })
+                // By index, reading only the times: a `for … in` copies each
+                // recorded event (a retain and a release of its element).
+                for index in events.indices {
+                    sequences.append(scheduler.enqueue(at: events[index].time, after: start) { subscription.emitNext() })
                 }
             } else {
                 // A recording given out of time order: one closure per event.
@@ -388,12 +415,12 @@ extension TestScheduler {
     }
 }
 
-// @unchecked: the recording is immutable, the scheduler reference is weak and
-// set once, and the observer list is guarded by `lock`. Sendable only when the elements are, since they are handed to
+// @unchecked: the recording is immutable, the scheduler's link is set once
+// (and thread-safe), and the observer list is guarded by `lock`. Sendable only when the elements are, since they are handed to
 // observers on the thread that drives the scheduler.
 extension HotObservable: @unchecked Sendable where Element: Sendable {}
-// @unchecked: the recording is immutable, the scheduler reference is weak and
-// set once, and the subscription log is thread-safe.
+// @unchecked: the recording is immutable, the scheduler's link is set once
+// (and thread-safe), and the subscription log is thread-safe.
 // Sendable only when the elements are.
 extension ColdObservable: @unchecked Sendable where Element: Sendable {}
 

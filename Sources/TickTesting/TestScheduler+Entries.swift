@@ -32,6 +32,7 @@ import Synchronization
 /// the load sees the address cleared, or the deinit sees the load announced.
 /// The wait is bounded: a load does nothing between its announcement and its
 /// end but read the address and try the retain.
+@usableFromInline
 final class SchedulerLink: Sendable {
     private let address = Atomic<UInt>(0)
     private let readers = Atomic<Int>(0)
@@ -50,7 +51,7 @@ final class SchedulerLink: Sendable {
 
     /// The scheduler, retained, or nil if it is gone or going away (as a
     /// `weak` reference reads).
-    var scheduler: TestScheduler? {
+    @usableFromInline var scheduler: TestScheduler? {
         readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)),

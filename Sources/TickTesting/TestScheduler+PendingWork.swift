@@ -43,9 +43,13 @@ final class PendingWorkLog: @unchecked Sendable {
     /// How many items were scheduled from outside the scheduler's actions
     /// since it was last driven (an atomic add per such item).
     private let undriven = Atomic<Int>(0)
-    // `firstDue` is guarded by `lock`: the due time of the first of them.
-    private let lock = Lock()
-    private var firstDue: Duration?
+    /// The due time of the first of them, in attoseconds (its two halves),
+    /// meaningful while `undriven` is not 0: written by the item that took
+    /// `undriven` from 0, read when the hint is due (as the scheduler goes
+    /// away, when nothing schedules on it any more). Two atomics rather than
+    /// a lock: a lock is an allocation, paid by every scheduler.
+    private let firstDueLow = Atomic<UInt64>(0)
+    private let firstDueHigh = Atomic<UInt64>(0)
 
     /// Receives the hint instead of the test framework (for Tick's own tests
     /// of the hint).
@@ -58,23 +62,28 @@ final class PendingWorkLog: @unchecked Sendable {
     /// An `advance`/`run` starts.
     func driven() {
         everDriven.store(true, ordering: .relaxed)
-        if undriven.exchange(0, ordering: .relaxed) != 0 { lock.withLock { firstDue = nil } }
+        // The first due time is read only while `undriven` is not 0.
+        undriven.store(0, ordering: .releasing)
     }
 
     /// Work due at `due` was scheduled while the scheduler was not running.
     @inline(__always)
     func scheduledOutsideADrive(due: @autoclosure () -> Duration) {
-        if undriven.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
-            let due = due()
-            lock.withLock { firstDue = due }
+        if undriven.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            let attoseconds = due().totalAttoseconds
+            firstDueLow.store(UInt64(truncatingIfNeeded: attoseconds), ordering: .releasing)
+            firstDueHigh.store(UInt64(truncatingIfNeeded: attoseconds &>> 64), ordering: .releasing)
         }
     }
 
     /// The work the rule counts, if any.
     var undrivenWork: (everDriven: Bool, count: Int, firstDue: Duration?)? {
-        let count = undriven.load(ordering: .relaxed)
+        let count = undriven.load(ordering: .acquiring)
         guard count > 0 else { return nil }
-        return (everDriven.load(ordering: .relaxed), count, lock.withLock { firstDue })
+        let low = firstDueLow.load(ordering: .acquiring)
+        let high = firstDueHigh.load(ordering: .acquiring)
+        let attoseconds = Int128(Int64(bitPattern: high)) << 64 | Int128(low)
+        return (everDriven.load(ordering: .relaxed), count, Duration(totalAttoseconds: attoseconds))
     }
 }
 

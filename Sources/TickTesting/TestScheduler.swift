@@ -75,11 +75,46 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// disposables of scheduled work, the async driver, ...): a link, not a
     /// `weak` reference, so that the scheduler's reference count stays
     /// inline (see `SchedulerLink`).
-    let handle = SchedulerLink()
+    @usableFromInline let handle = SchedulerLink()
     /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
     @usableFromInline let marbleExpectations = MarbleExpectationStore()
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
-    let asyncDriver = AsyncDriver()
+    ///
+    /// Made with the scheduler when that happens inside a task (the task
+    /// becomes the driver's root); otherwise at its first use, as if it had
+    /// been made with the scheduler outside a task (no root): a synchronous
+    /// test outside a task (XCTest, a command-line tool) that never awaits
+    /// the scheduler pays for no driver.
+    var asyncDriver: AsyncDriver {
+        if let driver = loadAsyncDriver() { return driver }
+        return storeAsyncDriver(registeringCurrentTask: false)
+    }
+    /// The driver once made: the address of an instance this scheduler
+    /// holds a strong reference to (released by the deinit), 0 before.
+    /// Not `AtomicLazyReference`, whose unspecialized `load()` looked up
+    /// generic metadata at every read (about 700 instructions an
+    /// `async_sleep`).
+    private let asyncDriverAddress = Atomic<UInt>(0)
+
+    @inline(__always)
+    private func loadAsyncDriver() -> AsyncDriver? {
+        let address = asyncDriverAddress.load(ordering: .acquiring)
+        guard let raw = UnsafeRawPointer(bitPattern: address) else { return nil }
+        return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Makes the driver and stores it, unless another thread stored one
+    /// first (then that one is the driver).
+    private func storeAsyncDriver(registeringCurrentTask: Bool) -> AsyncDriver {
+        let driver = AsyncDriver()
+        driver.attach(to: self, at: pendingWork.site, registeringCurrentTask: registeringCurrentTask)
+        let retained = Unmanaged.passRetained(driver)
+        let (stored, _) = asyncDriverAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: retained.toOpaque()), ordering: .acquiringAndReleasing)
+        if stored { return driver }
+        retained.release()
+        return loadAsyncDriver() ?? driver
+    }
     /// Where it was made and how it was driven, for the hint about work left
     /// pending (see `TestScheduler+PendingWork.swift`).
     let pendingWork: PendingWorkLog
@@ -129,7 +164,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
         self.state.current = instant(for: initialClock).offset
         self.handle.attach(self)
-        self.asyncDriver.attach(to: self, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        if JobRouting.currentTaskAddress != nil { _ = storeAsyncDriver(registeringCurrentTask: true) }
         // Under the leak trait, its report names what is still pending here.
         if let scope = Resources.current { ScopedSchedulers.shared.add(self, in: scope) }
     }
@@ -141,11 +176,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         hintAboutUndrivenWork()
         // Async work is no longer routed to this scheduler's driver (which
         // ends the `values` iterations its tasks still await on it).
-        asyncDriver.schedulerGone(pending: state.pending)
+        let driver = loadAsyncDriver()
+        driver?.schedulerGone(pending: state.pending)
         // Work still pending goes with the scheduler: no longer a live resource.
         counter.decrement(by: pendingCount)
         storage.deinitialize(count: 1)
         storage.deallocate()
+        // Last, as when the driver was a stored property: the strong
+        // reference `asyncDriverAddress` stood for.
+        if let driver { Unmanaged.passUnretained(driver).release() }
     }
 
     // MARK: Clock

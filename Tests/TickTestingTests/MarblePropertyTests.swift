@@ -201,6 +201,76 @@ struct TimelineGenerator<Element> {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n\n"))")
     }
 
+    /// `Marbles.parse` makes each event as the scan finds its marker, and
+    /// keeps a value or time error until the scan has ended (a structural
+    /// error anywhere comes first). For 20 000 random strings, read cold and
+    /// hot, as `String` markers and through a values map that lacks one
+    /// marker, at frames down to one attosecond (where long times leave the
+    /// range of `TestTime`), it gives the same events, or the same error at
+    /// the same position, as reading all the markers first.
+    @Test func parseAgreesWithTheMarkerArrayPath() {
+        let alphabet: [Character] = [
+            "-", "-", "-", " ", " ", "a", "b", "c", "(", ")", "|", "#", "^", "!", "1", "0", "5", ".", "m", "s", "🙂",
+            "\t",
+        ]
+        let frames: [Duration] = [
+            .milliseconds(1), .microseconds(3), .seconds(7), Duration(totalAttoseconds: 1), Duration(totalAttoseconds: 3),
+        ]
+        // No entry for "c": a marker without a value.
+        let values: [Character: Int] = ["a": 1, "b": 2, "1": 10, "0": 0, "5": 5, ".": 9, "m": 7, "s": 8, "🙂": 6]
+        func outcome<Element: Equatable>(_ read: () throws(MarbleError) -> [Recorded<Event<Element>>]) -> String {
+            do throws(MarbleError) {
+                return "\(try read())"
+            } catch {
+                return "error \(error.kind) at \(error.position): \(error.description)"
+            }
+        }
+        var rng = SeededGenerator(seed: 11)
+        var mismatches: [String] = []
+        var seen = (events: 0, missingValue: 0, timeOutOfRange: 0, structural: 0)
+        for index in 0..<20_000 {
+            let length = Int.random(in: 0...16, using: &rng)
+            var diagram = String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "-" })
+            // Sometimes a duration, which only whitespace may surround.
+            if index % 5 == 0 { diagram = "a 1000000000000000s b " + diagram }
+            let frame = frames[index % frames.count]
+            let temperature: Marbles.Temperature = index % 2 == 0 ? .cold : .hot
+            let (streamed, arrayed): (String, String)
+            if index % 3 == 0 {
+                streamed = outcome { () throws(MarbleError) in
+                    try Marbles.parse(diagram, temperature, values: values, frame: frame)
+                }
+                arrayed = outcome { () throws(MarbleError) in
+                    try Marbles.parseThroughMarkerArray(diagram, temperature, values: values, frame: frame)
+                }
+            } else {
+                streamed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
+                    try Marbles.parse(diagram, temperature, frame: frame)
+                }
+                arrayed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
+                    try Marbles.parseThroughMarkerArray(diagram, temperature, frame: frame)
+                }
+            }
+            if streamed.hasPrefix("error missingValue") {
+                seen.missingValue += 1
+            } else if streamed.hasPrefix("error timeOutOfRange") {
+                seen.timeOutOfRange += 1
+            } else if streamed.hasPrefix("error") {
+                seen.structural += 1
+            } else if streamed != "[]" {
+                seen.events += 1
+            }
+            if streamed != arrayed, mismatches.count < 5 {
+                mismatches.append("\(diagram.debugDescription) \(temperature) \(frame):\n\(streamed)\n!=\n\(arrayed)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n\n"))")
+        // Not vacuous: both results and errors occur, among them the two
+        // kinds found after the scan (a missing value, a time out of range).
+        #expect(seen.events > 1000 && seen.structural > 1000, "\(seen)")
+        #expect(seen.missingValue > 100 && seen.timeOutOfRange > 100, "\(seen)")
+    }
+
     /// Text that is not all ASCII takes the `Character` path: value markers
     /// of any `Character` (emoji, accented letters, a flag of two scalars),
     /// positions counted in `Character`s, and "\r\n" one whitespace.

@@ -135,6 +135,46 @@ import TickTesting
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// A cold subscription reaches its scheduler through the scheduler's
+    /// link, not a `weak` reference: it does not keep the scheduler alive,
+    /// and once the scheduler is gone its events never come and disposing
+    /// it logs and cancels nothing, lets go of the observer, and traps on
+    /// nothing (the same as the `weak` reference it replaced).
+    @Test func aColdSubscriptionThatOutlivesItsSchedulerIsInert() {
+        final class Collector: ObserverType, @unchecked Sendable {
+            var values: [String] = []
+            func on(_ event: Event<String>) { if case .next(let value) = event { values.append(value) } }
+        }
+        weak var released: TestScheduler?
+        weak var collector: Collector?
+        let (source, subscription) = { () -> (ColdObservable<String>, any Disposable) in
+            let scheduler = TestScheduler()
+            released = scheduler
+            let source = scheduler.cold("-a-b-|")
+            let observer = Collector()
+            collector = observer
+            let subscription = source.subscribe(observer)
+            scheduler.advance(to: 2)
+            #expect(observer.values == ["a"])
+            #expect(scheduler.pendingCount == 2)
+            return (source, subscription)
+        }()
+        // The scheduler went away with the subscription's last two events
+        // still queued: the queue held the subscription, not the scheduler.
+        #expect(released == nil)
+        #expect(collector?.values == ["a"])
+        subscription.dispose()
+        // Disposed: the observer is let go of.
+        #expect(collector == nil)
+        // The log still shows the subscription open: the scheduler that would
+        // have said when it ended is gone.
+        #expect(source.subscriptions == [Subscription(0)])
+        // A new subscription to the orphaned observable does nothing.
+        var late = 0
+        source.subscribe(onNext: { _ in late += 1 }).dispose()
+        #expect(late == 0 && source.subscriptions == [Subscription(0)])
+    }
+
     @Test func hotRecordingIsReplayedVerbatimButOperatorsStopAtTheTerminal() {
         let scheduler = TestScheduler()
         let xs = scheduler.createHotObservable([.next(210, 1), .completed(220), .next(230, 2), .error(240, TestError(1))])

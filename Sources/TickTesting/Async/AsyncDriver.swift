@@ -107,8 +107,9 @@ final class AsyncDriver: @unchecked Sendable {
         }
     }
 
-    /// Makes the current task (if any) a root of this driver.
-    func attach(to scheduler: TestScheduler, at site: CallSite) {
+    /// Makes the current task (if any, and if `registeringCurrentTask`) a
+    /// root of this driver.
+    func attach(to scheduler: TestScheduler, at site: CallSite, registeringCurrentTask: Bool = true) {
         self.link = scheduler.handle
         // Not shared with another thread yet: no lock needed.
         lastSite = site
@@ -118,7 +119,7 @@ final class AsyncDriver: @unchecked Sendable {
         // Outside a task (a command-line tool, a benchmark) there is nothing
         // to drive yet (the hooks went in at load, or go in at the first
         // async use where the load-time initializer did not run).
-        guard JobRouting.currentTaskAddress != nil else { return }
+        guard registeringCurrentTask, JobRouting.currentTaskAddress != nil else { return }
         registerCurrentTask()
     }
 

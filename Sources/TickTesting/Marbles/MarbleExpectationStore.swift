@@ -16,17 +16,22 @@ import Tick
 /// is specialized for the element type where the expectation is written.
 @usableFromInline
 class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
-    // `recorded` is guarded by `lock`; `scheduler` is set once, and weak
-    // references are safe to load from any thread (so neither needs the
-    // runtime's exclusivity checks).
-    @usableFromInline @exclusivity(unchecked) weak var scheduler: TestScheduler?
+    // `recorded` is guarded by `lock` (so it needs none of the runtime's
+    // exclusivity checks); `link` is set once and safe to load from any
+    // thread.
+    /// The scheduler's link: a weak reference that is not a Swift `weak`
+    /// one, which would move the scheduler's reference count to a side
+    /// table (see `SchedulerLink`).
+    @usableFromInline let link: SchedulerLink
+    /// The scheduler, or nil once it is gone.
+    @inlinable final var scheduler: TestScheduler? { link.scheduler }
     /// The scheduler's marble lock (see `MarbleExpectationStore.lock`).
     @usableFromInline let lock: Lock
     @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
 
     @inlinable
     init(scheduler: TestScheduler) {
-        self.scheduler = scheduler
+        self.link = scheduler.handle
         self.lock = scheduler.marbleExpectations.lock
     }
 
@@ -158,8 +163,8 @@ final class MarbleExpectationStore: @unchecked Sendable {
     /// allocation) per `expect` and per `toBe`.
     @usableFromInline let lock = Lock()
     // (So the runtime's exclusivity checks are off for them.)
-    @exclusivity(unchecked) private var checks: [Check] = []
-    @exclusivity(unchecked) private var cleanups: [Cleanup] = []
+    @exclusivity(unchecked) private var checks = FewList<Check>()
+    @exclusivity(unchecked) private var cleanups = FewList<Cleanup>()
     @exclusivity(unchecked) private var setups: [() -> Void] = []
     @exclusivity(unchecked) private var teardownRegistered = false
     @exclusivity(unchecked) private var listedForExit = false
@@ -266,35 +271,62 @@ final class MarbleExpectationStore: @unchecked Sendable {
     /// Runs every pending check, then every cleanup; each runs once.
     func checkAll() {
         let (checks, cleanups) = takeAll()
-        for check in checks { check.run() }
-        for cleanup in cleanups { cleanup.run() }
+        checks.forEach { $0.run() }
+        cleanups.forEach { $0.run() }
     }
 
     /// Fails every expectation not checked yet, at its line, and lets go of
     /// what `expect` subscribed.
     func reportUnchecked() {
         let (checks, cleanups) = takeAll()
-        for check in checks {
+        checks.forEach { check in
             TestFailureReporter.fail(
                 TestFailure(title: "marble expectation never checked", message: Self.neverCheckedMessage, site: check.site))
         }
-        for cleanup in cleanups { cleanup.run() }
+        cleanups.forEach { $0.run() }
     }
 
     /// The expectations not checked yet that a Swift Testing test stated, for
     /// the report at process exit.
     func uncheckedSwiftTestingExpectations() -> [(site: CallSite, test: Test?)] {
-        lock.withLock { checks.filter { $0.test != nil }.map { ($0.site, $0.test?.test) } }
+        lock.withLock {
+            var unchecked: [(site: CallSite, test: Test?)] = []
+            checks.forEach { check in if let test = check.test { unchecked.append((check.site, test.test)) } }
+            return unchecked
+        }
     }
 
-    private func takeAll() -> ([Check], [Cleanup]) {
+    private func takeAll() -> (FewList<Check>, FewList<Cleanup>) {
         lock.withLock {
             defer {
-                self.checks = []
-                self.cleanups = []
+                self.checks = FewList()
+                self.cleanups = FewList()
             }
             return (self.checks, self.cleanups)
         }
+    }
+}
+
+/// A list in the order of its appends that keeps its first item inline: a
+/// scheduler usually holds one expectation (a check and a cleanup), and an
+/// array would allocate its storage for it.
+private struct FewList<Item> {
+    private var first: Item?
+    private var rest: [Item] = []
+
+    mutating func append(_ item: Item) {
+        if first == nil {
+            first = item
+        } else {
+            rest.append(item)
+        }
+    }
+
+    /// Calls `body` on each item, in the order they were appended.
+    func forEach(_ body: (Item) -> Void) {
+        guard let first else { return }
+        body(first)
+        for item in rest { body(item) }
     }
 }
 

@@ -5,6 +5,7 @@
 @usableFromInline
 struct MarbleScanner {
     /// Which language the text is written in.
+    @usableFromInline
     enum Mode {
         case cold, hot, subscription, time
     }
@@ -27,6 +28,7 @@ struct MarbleScanner {
     let mode: Mode
     let frame: Int128
 
+    @usableFromInline
     init(_ diagram: String, mode: Mode, frame: Duration) throws(MarbleError) {
         self.diagram = diagram
         self.mode = mode
@@ -44,42 +46,59 @@ struct MarbleScanner {
     /// cannot disagree; `Marbles.scanReport` shows both to the tests that
     /// check this.
     func scan() throws(MarbleError) -> [Item] {
-        var text = diagram
-        let fast = text.withUTF8 { bytes -> Result<[Item], MarbleError>? in
-            for byte in bytes where byte >= 0x80 || byte == 0x0D { return nil }
-            do throws(MarbleError) {
-                return .success(try scan(ASCIIMarbleText(bytes: bytes)))
-            } catch {
-                return .failure(error)
-            }
-        }
-        if let fast { return try fast.get() }
-        return try scanAsCharacters()
+        var items: [Item] = []
+        // Every item takes at least one unit of the text: room for a short
+        // diagram's items at once (a long one grows as usual).
+        items.reserveCapacity(min(diagram.utf8.count, 32))
+        try scan { items.append($0) }
+        return items
     }
 
     /// ``scan()`` without the ASCII fast path.
     func scanAsCharacters() throws(MarbleError) -> [Item] {
-        try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)))
+        var items: [Item] = []
+        try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram))) { items.append($0) }
+        return items
+    }
+
+    /// The markers of ``scan()``, handed to `found` one by one in text
+    /// order as the scan finds them, without an array of them: a structural
+    /// error is thrown when the scan reaches it, so `found` may have seen
+    /// the markers before it.
+    @usableFromInline
+    func scan(_ found: (Item) -> Void) throws(MarbleError) {
+        var text = diagram
+        var failure: MarbleError?
+        let scannedAsASCII = text.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte >= 0x80 || byte == 0x0D { return false }
+            do throws(MarbleError) {
+                try scan(ASCIIMarbleText(bytes: bytes), found)
+            } catch {
+                failure = error
+            }
+            return true
+        }
+        if let failure { throw failure }
+        if scannedAsASCII { return }
+        try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)), found)
     }
 
     /// The scan itself, over either representation of the text.
-    private func scan<Text: MarbleScanText>(_ text: Text) throws(MarbleError) -> [Item] {
+    private func scan<Text: MarbleScanText>(_ text: Text, _ found: (Item) -> Void) throws(MarbleError) {
         let count = text.count
-        var items: [Item] = []
-        // Every item takes at least one unit of the text: room for a short
-        // diagram's items at once (a long one grows as usual).
-        items.reserveCapacity(min(count, 32))
         var time: Int128 = 0
         var group: (time: Int128, position: Int)?
         var terminated = false
         var sawSubscribe = false
         var sawUnsubscribe = false
         var index = 0
+        // Read once: a global is read through a lazy-initialization check.
+        let limit = MarbleDuration.limit
 
         func advance(at position: Int) throws(MarbleError) {
             // `frame` may be huge; the limit check keeps `time` far from overflow.
             let (next, overflow) = time.addingReportingOverflow(frame)
-            guard !overflow, next <= MarbleDuration.limit else {
+            guard !overflow, next <= limit else {
                 throw MarbleError(.timeOutOfRange, at: position, in: diagram)
             }
             time = next
@@ -97,7 +116,7 @@ struct MarbleScanner {
                     if group != nil { throw MarbleError(.durationInGroup, at: index, in: diagram) }
                     let duration = try MarbleDuration.parse(token, start: index, diagram: diagram)
                     time += duration
-                    guard time <= MarbleDuration.limit else {
+                    guard time <= limit else {
                         throw MarbleError(.timeOutOfRange, at: index, in: diagram)
                     }
                     index = end
@@ -130,7 +149,7 @@ struct MarbleScanner {
                 case .hot, .subscription:
                     if sawSubscribe { throw MarbleError(.duplicateSubscriptionPoint, at: index, in: diagram) }
                     sawSubscribe = true
-                    items.append(Item(marker: .subscribe, time: eventTime, position: index))
+                    found(Item(marker: .subscribe, time: eventTime, position: index))
                     try advance(at: index)
                 }
             case UInt8(ascii: "!"):
@@ -140,7 +159,7 @@ struct MarbleScanner {
                 if sawUnsubscribe { throw MarbleError(.duplicateUnsubscription, at: index, in: diagram) }
                 sawUnsubscribe = true
                 // "!" takes no time of its own.
-                items.append(Item(marker: .unsubscribe, time: eventTime, position: index))
+                found(Item(marker: .unsubscribe, time: eventTime, position: index))
             default:
                 if mode == .subscription {
                     throw MarbleError(.unexpectedMarkerInSubscription(text.character(at: index)), at: index, in: diagram)
@@ -159,9 +178,9 @@ struct MarbleScanner {
                     default:
                         marker = .value(text.character(at: index))
                     }
-                    items.append(Item(marker: marker, time: eventTime, position: index))
+                    found(Item(marker: marker, time: eventTime, position: index))
                 } else if ascii == UInt8(ascii: "|") {
-                    items.append(Item(marker: .completed, time: eventTime, position: index))
+                    found(Item(marker: .completed, time: eventTime, position: index))
                 } else {
                     throw MarbleError(.markerInTimeDiagram(text.character(at: index)), at: index, in: diagram)
                 }
@@ -170,7 +189,6 @@ struct MarbleScanner {
             index += 1
         }
         if let group { throw MarbleError(.unclosedGroup, at: group.position, in: diagram) }
-        return items
     }
 
     /// Converts attoseconds to a ``TestTime`` of this scanner's frame, or

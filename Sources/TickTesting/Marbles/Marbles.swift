@@ -43,7 +43,60 @@ public enum Marbles {
     ) throws(MarbleError) -> [Recorded<Event<Element>>] {
         // The scan is not generic; only the elements are made here, where the
         // caller's element type is known (this function is inlinable), so no
-        // generic metadata is looked up per event.
+        // generic metadata is looked up per event. Each marker becomes its
+        // event as the scan finds it (no array of markers in between).
+        let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
+        var events: [Recorded<Event<Element>>] = []
+        // Each event takes at least one character: room for a short
+        // diagram's events at once (a long one grows as usual).
+        events.reserveCapacity(min(diagram.utf8.count, 32))
+        // What the text-order reading below would throw first (a marker
+        // without a value, a time out of range), thrown only after the scan:
+        // a structural error anywhere in the text comes first, as when the
+        // markers were all scanned before any event was made.
+        var firstError: MarbleError?
+        // Whether `firstError` is set (a flag: reading the optional error
+        // for each marker costs an outlined copy of it).
+        var failed = false
+        // A hot diagram whose `^` is not its first frame: its times are
+        // relative to the `^`, known only once the scan reaches it.
+        var shifted = false
+        try scanner.scan { item in
+            guard !failed else { return }
+            let event: Event<Element>
+            switch item.marker {
+            case .subscribe, .unsubscribe:
+                if item.time != 0 { shifted = true }
+                return
+            case .completed: event = .completed
+            case .error: event = .error(error)
+            case .value(let marker):
+                do throws(MarbleError) {
+                    event = .next(try element(for: marker, values: values, at: item.position, in: diagram))
+                } catch {
+                    (firstError, failed) = (error, true)
+                    return
+                }
+            }
+            do throws(MarbleError) {
+                events.append(Recorded(time: try scanner.testTime(item.time, position: item.position), value: event))
+            } catch {
+                (firstError, failed) = (error, true)
+            }
+        }
+        if shifted { return try parseShifted(diagram, temperature, values: values, error: error, frame: frame) }
+        if let firstError { throw firstError }
+        return events
+    }
+
+    /// ``parse(_:_:values:error:frame:)`` for a hot diagram whose `^` is
+    /// not at its start: the markers are scanned first, then each time is
+    /// taken relative to the `^` (right for any diagram: see
+    /// ``parseThroughMarkerArray(_:_:values:error:frame:)``).
+    @inlinable
+    static func parseShifted<Element>(
+        _ diagram: String, _ temperature: Temperature, values: [Character: Element], error: any Error, frame: Duration
+    ) throws(MarbleError) -> [Recorded<Event<Element>>] {
         let (scanner, items, origin) = try scanObservable(diagram, temperature, frame: frame)
         var events: [Recorded<Event<Element>>] = []
         events.reserveCapacity(items.count)
@@ -60,6 +113,19 @@ public enum Marbles {
             events.append(Recorded(time: time, value: event))
         }
         return events
+    }
+
+    /// ``parse(_:_:values:error:frame:)`` through the array of all the
+    /// diagram's markers, each event made after the scan: the way every
+    /// diagram was read before `parse` made the events during the scan
+    /// (and the way it still reads a hot diagram whose `^` is not at its
+    /// start). For the tests that check the two agree.
+    @_spi(TickInternals)
+    public static func parseThroughMarkerArray<Element>(
+        _ diagram: String, _ temperature: Temperature = .cold, values: [Character: Element] = [:],
+        error: any Error = TestError.boxedDefault, frame: Duration = .milliseconds(1)
+    ) throws(MarbleError) -> [Recorded<Event<Element>>] {
+        try parseShifted(diagram, temperature, values: values, error: error, frame: frame)
     }
 
     /// The markers of an observable diagram in text order, and the time of

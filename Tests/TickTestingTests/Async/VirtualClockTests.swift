@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Tick
 import TickTesting
@@ -22,6 +23,44 @@ import TickTesting
         await scheduler.advance(to: 101)
         #expect(timeline.entries == ["woke@100"])
         #expect(scheduler.pendingCount == 0)
+    }
+
+    /// A scheduler made on a thread of its own, which has no current task
+    /// (waited for at once: the thread only makes the scheduler).
+    static func madeOnAThreadOfItsOwn() -> TestScheduler {
+        final class Made: @unchecked Sendable {
+            // @unchecked: written by the thread before it signals, read after the wait.
+            var scheduler: TestScheduler?
+        }
+        let made = Made()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            made.scheduler = TestScheduler()
+            done.signal()
+        }
+        done.wait()
+        return made.scheduler ?? TestScheduler()
+    }
+
+    /// A scheduler made outside any task (an XCTest test that is not
+    /// `async`, a command-line tool) makes its async driver when async work
+    /// first needs it, with no root task, as the driver made with it had:
+    /// a sleep on its clock from a task then ends exactly at its deadline,
+    /// as on a scheduler made in the test's task.
+    @Test func aSchedulerMadeOutsideATaskDrivesAsyncWorkStartedLater() async throws {
+        let scheduler = Self.madeOnAThreadOfItsOwn()
+        let clock = scheduler.virtualClock
+        let timeline = Timeline(scheduler)
+        let sleeper = Task {
+            try await clock.sleep(for: .milliseconds(100))
+            timeline.record("woke")
+        }
+        await scheduler.advance(to: 99)
+        #expect(timeline.entries == [])
+        #expect(scheduler.pendingCount == 1)
+        await scheduler.advance(to: 100)
+        #expect(timeline.entries == ["woke@100"])
+        try await sleeper.value
     }
 
     @Test func clockNowIsTheSchedulersTimeAndMinimumResolutionIsZero() async {
