@@ -59,9 +59,9 @@ extension Event: Equatable where Element: Equatable {
     /// Two events are equal when they are the same case with equal payloads.
     /// Errors compare with ``errorsAreEqual(_:_:)``.
     // Inlinable, so that a comparison in another module (a testable
-    // observer's events, marble expectations, `Marbles.diff`) is specialized
-    // for the element type: unspecialized, each comparison looked up
-    // `Event<Element>`'s metadata (about a fifth of `marble_diff`).
+    // observer's events, marble expectations) is specialized for the
+    // element type: unspecialized, each comparison looked up
+    // `Event<Element>`'s metadata.
     @inlinable
     public static func == (lhs: Event, rhs: Event) -> Bool {
         switch (lhs, rhs) {

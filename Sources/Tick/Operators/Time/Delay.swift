@@ -32,7 +32,13 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     @usableFromInline let scheduler: any Scheduler
     @usableFromInline let lock = Lock()
     // Guarded by `lock` (so runtime exclusivity checks are off):
-    @usableFromInline @exclusivity(unchecked) var queue = FIFOQueue<(due: SchedulerInstant, event: Event<Element>)>()
+    /// The elements waiting, each with the instant it is due. Elements, not
+    /// events: an element of a trivial type is copied as plain words, where
+    /// an `Event` (which may hold an error) goes through its value witnesses.
+    @usableFromInline @exclusivity(unchecked) var queue = FIFOQueue<(due: SchedulerInstant, element: Element)>()
+    /// When the source's completion is due, once it has completed. It is the
+    /// last event, so it goes out once `queue` is empty.
+    @usableFromInline @exclusivity(unchecked) var completionDue: SchedulerInstant?
     @usableFromInline @exclusivity(unchecked) var pendingError: (any Error)?
     @usableFromInline @exclusivity(unchecked) var timerScheduled = false
     @usableFromInline @exclusivity(unchecked) var delivering = false
@@ -62,28 +68,41 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     @inlinable
     func on(_ event: Event<Element>) {
         switch event {
-        case .next, .completed:
+        case .next(let element):
             let due = scheduler.now + dueTime
             lock.lock()
-            queue.append((due, event))
-            let action = (timerScheduled || delivering) ? nil : deliverAction
-            var generation: UInt64 = 0
-            if action != nil {
-                timerScheduled = true
-                timerGeneration &+= 1
-                generation = timerGeneration
-            }
-            lock.unlock()
-            if let action { storeTimer(scheduler.schedule(after: dueTime, action), generation: generation) }
-            if event.isCompleted { sourceSubscription.dispose() }
+            queue.append((due, element))
+            scheduleIfIdleAndUnlock()
+        case .completed:
+            let due = scheduler.now + dueTime
+            lock.lock()
+            completionDue = due
+            scheduleIfIdleAndUnlock()
+            sourceSubscription.dispose()
         case .error(let error):
             lock.lock()
             queue.removeAll()
+            completionDue = nil
             let deliverNow = !delivering
             if !deliverNow { pendingError = error }
             lock.unlock()
             if deliverNow { forwardError(error) }
         }
+    }
+
+    /// Arms the timer for the event just queued unless one is armed already
+    /// or a delivery is running (it arms the next one when it ends); unlocks.
+    @inlinable
+    func scheduleIfIdleAndUnlock() {
+        let action = (timerScheduled || delivering) ? nil : deliverAction
+        var generation: UInt64 = 0
+        if action != nil {
+            timerScheduled = true
+            timerGeneration &+= 1
+            generation = timerGeneration
+        }
+        lock.unlock()
+        if let action { storeTimer(scheduler.schedule(after: dueTime, action), generation: generation) }
     }
 
     /// Keeps the disposable of the timer of `generation`, unless a later timer
@@ -121,20 +140,28 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
             forwardError(error)
             return
         }
-        if let due = queue.first({ $0.due }), due <= scheduler.now {
-            let head = queue.removeFirst().unsafelyUnwrapped
-            lock.unlock()
-            forward(head.event)
-            lock.lock()
-            if let error = pendingError {
-                pendingError = nil
+        if let due = queue.first({ $0.due }) {
+            if due <= scheduler.now {
+                let head = queue.removeFirst().unsafelyUnwrapped
                 lock.unlock()
-                forwardError(error)
-                return
+                forwardNext(head.element)
+                lock.lock()
+                if let error = pendingError {
+                    pendingError = nil
+                    lock.unlock()
+                    forwardError(error)
+                    return
+                }
             }
+        } else if let due = completionDue, due <= scheduler.now {
+            // The last event: nothing is delivered or armed after it.
+            completionDue = nil
+            lock.unlock()
+            forward(.completed)
+            return
         }
         delivering = false
-        let next = queue.first { $0.due }
+        let next = queue.first { $0.due } ?? completionDue
         let action = next == nil ? nil : deliverAction
         var generation: UInt64 = 0
         if action != nil {
