@@ -133,17 +133,25 @@ extension TestScheduler {
         /// The bucket of `key` (at or above `base`).
         @inline(__always)
         func bucket(of key: Int128) -> Int {
-            let difference = UInt128(bitPattern: key ^ base) | 1
-            let highest = 127 &- difference.leadingZeroBitCount
-            let shift = highest & ~(RadixHeap.digitBits &- 1)
-            // Digits are read with the sign bit flipped, so that their order
-            // is the keys' (signed) order. A digit never straddles the two
-            // words of the key.
-            let word =
-                shift >= 64
-                ? UInt64(truncatingIfNeeded: key &>> 64) ^ (1 &<< 63) : UInt64(truncatingIfNeeded: key)
-            let digit = Int(truncatingIfNeeded: word &>> UInt64(shift & 63)) & (1 &<< RadixHeap.digitBits &- 1)
-            return shift &* ((1 &<< RadixHeap.digitBits) / RadixHeap.digitBits) | digit
+            // The highest differing bit, and the digit there, read from the
+            // one 64-bit word of the key that holds it (a digit never
+            // straddles the two words): cheaper than the same on `UInt128`.
+            // Digits of the high word are read with the sign bit flipped, so
+            // that their order is the keys' (signed) order.
+            let difference = key ^ base
+            let highDifference = UInt64(truncatingIfNeeded: difference &>> 64)
+            let digitMask = (1 &<< RadixHeap.digitBits) &- 1
+            let bucketsPerBit = (1 &<< RadixHeap.digitBits) / RadixHeap.digitBits
+            if highDifference != 0 {
+                let shift = (63 &- highDifference.leadingZeroBitCount) & ~(RadixHeap.digitBits &- 1)
+                let word = UInt64(truncatingIfNeeded: key &>> 64) ^ (1 &<< 63)
+                let digit = Int(truncatingIfNeeded: word &>> UInt64(shift)) & digitMask
+                return (64 &+ shift) &* bucketsPerBit | digit
+            }
+            let lowDifference = UInt64(truncatingIfNeeded: difference) | 1
+            let shift = (63 &- lowDifference.leadingZeroBitCount) & ~(RadixHeap.digitBits &- 1)
+            let digit = Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: key) &>> UInt64(shift)) & digitMask
+            return shift &* bucketsPerBit | digit
         }
 
         @inline(__always)

@@ -218,7 +218,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // `Int` frames times the frame, plus a remainder below one frame,
         // stays inside Int128.
         let attos = frameAttoseconds &* Int128(truncatingIfNeeded: time.frames)
-        guard time.remainder != .zero else { return SchedulerInstant(offset: Duration(totalAttoseconds: attos)) }
+        // (The remainder compared as attoseconds: `Duration`'s `==` and
+        // `.zero` are calls into the standard library, about 30 instructions
+        // a scheduled action in `scheduleAt`.)
+        guard time.remainder.totalAttoseconds != 0 else { return SchedulerInstant(offset: Duration(totalAttoseconds: attos)) }
         // A remainder longer than the frame (which `TestTime` asks callers
         // not to write) saturates rather than wraps.
         return SchedulerInstant(offset: Duration(totalAttoseconds: attos)) + time.remainder
