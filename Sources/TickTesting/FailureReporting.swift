@@ -27,7 +27,6 @@ public struct CallSite: Sendable {
 /// it is also written to standard error).
 public enum TestFailureReporter {
     /// Records one failure with `message` at `site`.
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public static func fail(_ message: String, at site: CallSite) {
         fail(TestFailure(title: nil, message: message, site: site))
     }

@@ -106,7 +106,6 @@ extension TestScheduler {
     }
 
     /// One line on the work pending on this scheduler, or nil if none.
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     func pendingWorkSummary() -> String? {
         let count = pendingCount
         guard count > 0 else { return nil }

@@ -236,7 +236,6 @@ final class AsyncDriver: @unchecked Sendable {
     /// sleep then throws at once. Only that other scheduler's advance waits
     /// for the task, so this one's would race with the sleep, and a test
     /// awaiting the task could hang.
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     private func reportSecondScheduler(other: AsyncDriver) {
         let site = lock.withLock { lastSite }
         let otherSite = other.creationSite.map { " (created at \($0.fileID):\($0.line))" } ?? ""
@@ -363,7 +362,6 @@ final class AsyncDriver: @unchecked Sendable {
     /// when it suspends, so that work runs beside it, in an order that
     /// depends on thread timing. Called from the enqueue, in the root's own
     /// context (so the failure goes to the test running it).
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     private func reportRootOutside() {
         let site = lock.withLock { lastSite }
         TestFailureReporter.fail(
@@ -550,7 +548,6 @@ final class AsyncDriver: @unchecked Sendable {
 
     /// Called by the watchdog: gives up if a wait has seen no job finish for
     /// the stall limit.
-    @_optimize(none)  // cold: watchdog: every 100 ms of real time (Docs/Performance.md, "Build time")
     func checkStall(now: ContinuousClock.Instant) {
         lock.lock()
         let limit = stallLimitStorage
@@ -578,7 +575,6 @@ final class AsyncDriver: @unchecked Sendable {
     /// Reports a virtual sleep started after a stall (it throws
     /// `CancellationError` at once; the machine says to report it once per
     /// scheduler).
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     private func reportSleepAfterStall() {
         let (site, report) = lock.withLock { (lastSite, machine.stallReport) }
         TestFailureReporter.fail(
@@ -607,7 +603,6 @@ final class AsyncDriver: @unchecked Sendable {
     /// sits idle with virtual sleeps pending while no advance or run is in
     /// progress (Docs/AsyncAwait.md, "A stuck test"). It never fails a test:
     /// a test may be waiting for real work meanwhile.
-    @_optimize(none)  // cold: watchdog: every 100 ms of real time (Docs/Performance.md, "Build time")
     func checkStuck(now: ContinuousClock.Instant) {
         guard let scheduler, isLive else { return }
         let (advancing, pending) = scheduler.lock.withLock { (scheduler.state.isAdvancing, scheduler.state.pending) }

@@ -68,7 +68,6 @@ final class UncheckedAtExit: @unchecked Sendable {
 
     /// One diagnostic line per expectation still unchecked in a listed store
     /// that is still alive, in the order the stores were listed.
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     func uncheckedReport() -> [String] {
         let stores = lock.withLock { entries.compactMap(\.store) }
         return stores.flatMap { $0.uncheckedSwiftTestingExpectations() }.map { Self.diagnostic(site: $0.site, test: $0.test) }
@@ -87,7 +86,6 @@ final class UncheckedAtExit: @unchecked Sendable {
     /// Runs in the exit handler: writes the report and makes the exit status
     /// a failure. `status` is the status the process is exiting with, when
     /// known.
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func reportAtExit(status: Int32?) {
         let report = shared.uncheckedReport()
         guard !report.isEmpty else { return }

@@ -147,7 +147,6 @@ public struct MarbleExpectation<Element> {
     /// differ: lays out the diff and fails at `site`. Not inlinable: only a
     /// failing expectation gets here.
     @usableFromInline
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func reportMismatch(
         _ result: MarbleResult<Element>, expected: [Recorded<Event<Element>>], actual: [Recorded<Event<Element>>],
         site: CallSite, values: [Character: Element], areEqual: @escaping (Element, Element) -> Bool, frame: Duration

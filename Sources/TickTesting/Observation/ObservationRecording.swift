@@ -204,7 +204,6 @@ final class ObservationRecording<Value>: @unchecked Sendable {
         lock.withLock { stopped = true }
     }
 
-    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     private func report(_ message: String) {
         let first = lock.withLock {
             defer { reportedMisuse = true }
