@@ -36,6 +36,7 @@ public enum TestFailureReporter {
     /// Testing issue titled with ``TestFailure/title`` (when a Swift Testing
     /// test is running), as an `XCTFail` (when an XCTest test is running), or
     /// on standard error (when neither is).
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public static func fail(_ failure: TestFailure) {
         if let handler = handler {
             handler(failure)
@@ -105,6 +106,7 @@ public enum TestFailureReporter {
     }
 
     /// Records one failure for a misuse report from the core library.
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func fail(_ report: Misuse.Report) {
         if Test.current != nil {
             Issue.record(

@@ -60,6 +60,7 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
 
     /// The failure's text: how many resources are alive, then each of them,
     /// with its kind and where it was made (identical ones counted once).
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func report(live: Int, resources: [LiveResource], schedulers: [TestScheduler]) -> String {
         var lines = [
             "\(live) Tick resource(s) created by this test are still alive after it ended (a subscription never disposed or completed, or a scheduled item still pending):"

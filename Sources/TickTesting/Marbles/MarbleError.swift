@@ -80,6 +80,7 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// One line: what is wrong.
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public var summary: String {
         switch kind {
         case .nestedGroup: return "a group cannot contain another group"
@@ -112,6 +113,7 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// One line: what to do about it.
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public var fix: String {
         if let hint = durationHint { return hint }
         switch kind {
@@ -145,6 +147,7 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// "did you mean `299ms`?" when the offending marker is a number that a
     /// space separates from a unit (`299 ms`).
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     private var durationHint: String? {
         switch kind {
         case .missingValue, .markerNeedsValue, .markerInTimeDiagram: break
@@ -172,6 +175,7 @@ public struct MarbleError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The full message: what is wrong, the diagram with a caret under the
     /// offending character, and what to do.
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public var description: String {
         let characters = Array(diagram)
         let clamped = min(max(position, 0), characters.count)

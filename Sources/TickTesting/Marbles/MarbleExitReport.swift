@@ -73,6 +73,7 @@ final class UncheckedAtExit: @unchecked Sendable {
         return stores.flatMap { $0.uncheckedSwiftTestingExpectations() }.map { Self.diagnostic(site: $0.site, test: $0.test) }
     }
 
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func diagnostic(site: CallSite, test: Test?) -> String {
         var line = "\(site.filePath):\(site.line):\(site.column): error: \(MarbleExpectationStore.neverCheckedMessage)"
         if let test {

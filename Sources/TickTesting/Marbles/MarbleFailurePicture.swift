@@ -33,6 +33,7 @@ public enum MarbleFailurePictures {
 
     /// Whether failing marble expectations attach a picture: true unless
     /// ``environmentVariable`` is `0`, `off`, `false` or `no`.
+    @_optimize(none)  // cold: a failure (Docs/Performance.md, "Build time")
     public static var isEnabled: Bool {
         guard let value = ProcessInfo.processInfo.environment[environmentVariable]?.lowercased() else { return true }
         return !["0", "off", "false", "no"].contains(value)
@@ -112,6 +113,7 @@ public enum MarbleFailurePictures {
 
     /// The folder the test process was told to write attachments to, read
     /// from its arguments (`swift test --attachments-path X` passes it on).
+    @_optimize(none)  // cold: a failure (Docs/Performance.md, "Build time")
     static var attachmentsFolder: String? {
         let arguments = CommandLine.arguments
         for (index, argument) in arguments.enumerated() {

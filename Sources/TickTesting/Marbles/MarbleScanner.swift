@@ -285,6 +285,7 @@ extension Marbles {
     /// `Character` path; otherwise ASCII text takes the byte path. For the
     /// tests that check the two paths agree.
     @_spi(TickInternals)
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public static func scanReport(_ diagram: String, frame: Duration = .milliseconds(1), asCharacters: Bool) -> String {
         let modes: [MarbleScanner.Mode] = [.cold, .hot, .subscription, .time]
         return modes.map { mode in

@@ -59,10 +59,12 @@ final class Choices {
 enum ReplayText {
     static let prefix = "tick1:"
 
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func encode(_ choices: [UInt64]) -> String {
         prefix + choices.map { String($0, radix: 36) }.joined(separator: ".")
     }
 
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func decode(_ text: String) -> [UInt64]? {
         guard text.hasPrefix(prefix) else { return nil }
         let body = text.dropFirst(prefix.count)

@@ -78,6 +78,7 @@ public struct PropertyResult: Sendable, CustomStringConvertible {
     public var passed: Bool { counterexample == nil }
 
     /// The counterexample's report, or how many runs held.
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     public var description: String {
         counterexample?.report ?? "property held in \(runs) run\(runs == 1 ? "" : "s")"
     }
@@ -269,6 +270,7 @@ struct PropertyCheck {
         return RunOutcome(failed: !run.failures.all.isEmpty, drawn: run.choices.drawn, run: run)
     }
 
+    @_optimize(none)  // cold: a failure or report (Docs/Performance.md, "Build time")
     static func describe(_ failure: TestFailure) -> String {
         "\(failure.site.fileID):\(failure.site.line): " + (failure.title.map { $0 + ": " } ?? "") + failure.message
     }
