@@ -34,8 +34,11 @@ public struct AnyObserver<Element>: ObserverType {
     /// Wraps another observer.
     @inlinable
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
-        if let erased = observer as? AnyObserver<Element> {
-            self = erased
+        // A metatype comparison, not `as?`: where this runs unspecialized
+        // (an observer reaching a class's `subscribe` through its vtable),
+        // `as?` is a call into the runtime's dynamic cast.
+        if Observer.self == AnyObserver<Element>.self {
+            self = unsafeBitCast(observer, to: AnyObserver<Element>.self)
         } else {
             self.handler = observer.on
         }
