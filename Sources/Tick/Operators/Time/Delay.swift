@@ -94,15 +94,20 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     /// or a delivery is running (it arms the next one when it ends); unlocks.
     @inlinable
     func scheduleIfIdleAndUnlock() {
-        let action = (timerScheduled || delivering) ? nil : deliverAction
-        var generation: UInt64 = 0
-        if action != nil {
-            timerScheduled = true
-            timerGeneration &+= 1
-            generation = timerGeneration
-        }
+        let armed = armTimer(if: !timerScheduled && !delivering)
         lock.unlock()
-        if let action { storeTimer(scheduler.schedule(after: dueTime, action), generation: generation) }
+        if let armed { storeTimer(scheduler.schedule(after: dueTime, armed.action), generation: armed.generation) }
+    }
+
+    /// Under `lock`: when `wanted` (and the sink still has its action), marks
+    /// a timer as armed and gives its action and generation, for the caller
+    /// to schedule once it has unlocked.
+    @inlinable
+    func armTimer(if wanted: Bool) -> (action: () -> Void, generation: UInt64)? {
+        guard wanted, let action = deliverAction else { return nil }
+        timerScheduled = true
+        timerGeneration &+= 1
+        return (action, timerGeneration)
     }
 
     /// Keeps the disposable of the timer of `generation`, unless a later timer
@@ -162,19 +167,13 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
         }
         delivering = false
         let next = queue.first { $0.due } ?? completionDue
-        let action = next == nil ? nil : deliverAction
-        var generation: UInt64 = 0
-        if action != nil {
-            timerScheduled = true
-            timerGeneration &+= 1
-            generation = timerGeneration
-        }
+        let armed = armTimer(if: next != nil)
         lock.unlock()
         // `schedule(at:)`: on a scheduler that keeps its work by due instant
         // (the TestScheduler) that reads no clock; on the others it is
         // `schedule(after: next - now)`, as before.
-        if let next, let action, !isDisposed {
-            storeTimer(scheduler.schedule(at: next, action), generation: generation)
+        if let next, let armed, !isDisposed {
+            storeTimer(scheduler.schedule(at: next, armed.action), generation: armed.generation)
         }
     }
 
