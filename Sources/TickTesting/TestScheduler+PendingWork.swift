@@ -22,7 +22,9 @@ import Testing
 // Work scheduled by the scheduler's own actions (a periodic timer re-arming
 // during an `advance`) never counts, so a test that stops time in the middle
 // of a timer on purpose gets no hint. A scheduler that is never released (an
-// observable kept alive outside the test holds it) gives none either. Under
+// observable kept alive outside the test holds it) gives none either, nor
+// does one with marble expectations reported never checked (that failure,
+// at each `expect` line, already says to flush: one mistake, one message). Under
 // Swift Testing the hint is an issue of severity `.warning` at the line that
 // made the scheduler; under XCTest, which has no warnings, it is written to
 // standard error.
@@ -124,7 +126,8 @@ extension TestScheduler {
 
     /// Called as the scheduler goes away: the hint, if the rule says so.
     func hintAboutUndrivenWork() {
-        guard !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork, PendingWorkLog.insideATest
+        guard !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork, PendingWorkLog.insideATest,
+            !marbleExpectations.hasUncheckedExpectations
         else { return }
         let when = work.everDriven ? "after it was last advanced (now \(clock))" : "and it was never advanced"
         let earliest = work.firstDue.map { ", the first due at \(testTime(for: SchedulerInstant(offset: $0)))" } ?? ""

@@ -220,7 +220,8 @@ final class Rendezvous: Sendable {
     }
 
     @Test func aThrowingCallStopsItsRequest() async {
-        let manager = NetworkActivityIndicatorManager(scheduler: TestScheduler())
+        let scheduler = TestScheduler()
+        let manager = NetworkActivityIndicatorManager(scheduler: scheduler)
         await #expect(throws: NamedError("timeout")) {
             try await manager.track { () async throws -> Void in
                 #expect(manager.activityCount == 1)
@@ -228,10 +229,14 @@ final class Rendezvous: Sendable {
             }
         }
         #expect(manager.activityCount == 0)
+        // Stopped inside the start delay: the spinner never shows.
+        await scheduler.advance(to: 2000)
+        #expect(!manager.isNetworkActivityIndicatorVisible)
     }
 
     @Test func cancellationStopsTheRequestAtThatInstantAndOnlyOnce() async {
-        let manager = NetworkActivityIndicatorManager(scheduler: TestScheduler())
+        let scheduler = TestScheduler()
+        let manager = NetworkActivityIndicatorManager(scheduler: scheduler)
         manager.requestDidStart(requestID: "other")
         let rendezvous = Rendezvous()
         let task = Task {
@@ -248,8 +253,13 @@ final class Rendezvous: Sendable {
         // The work saw only "other"; finishing did not stop anything again.
         #expect(await task.value == 1)
         #expect(manager.activityCount == 1)
+        // "other" alone keeps the spinner's schedule: shown at the start delay.
+        await scheduler.advance(to: 1000)
+        #expect(manager.isNetworkActivityIndicatorVisible)
         manager.requestDidStop(requestID: "other")
         #expect(manager.activityCount == 0)
+        await scheduler.advance(to: 1200)
+        #expect(!manager.isNetworkActivityIndicatorVisible)
     }
 
     @Test func aCallFromAnAlreadyCancelledTaskIsNeverCounted() async {

@@ -190,6 +190,9 @@ func names(_ events: [Recorded<Event<(any Error)?>>]) -> [Recorded<Event<String>
         #expect(scheduler.pendingCount == 1)
         tracker = nil
         #expect(scheduler.pendingCount == 0)
+        // Nothing is left to run: the clock stays where it was.
+        scheduler.run()
+        #expect(scheduler.clock == 0)
     }
 
     @Test func anObserverMayPushWhileBeingNotifiedAndOrderIsKept() {

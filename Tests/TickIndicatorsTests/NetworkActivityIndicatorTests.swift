@@ -446,6 +446,9 @@ import TickTesting
         #expect(scheduler.pendingCount == 1)
         manager = nil
         #expect(scheduler.pendingCount == 0)
+        // Nothing is left to run: the clock stays where it was.
+        scheduler.run()
+        #expect(scheduler.clock == 0)
     }
 
     @Test func visibilityChangesOnlyOnTheScheduler() {

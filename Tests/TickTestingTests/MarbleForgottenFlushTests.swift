@@ -1,6 +1,6 @@
 import Testing
 import Tick
-import TickTesting
+@testable import TickTesting
 
 /// A marble expectation that is never checked (no `flush()`, no `run()`)
 /// fails at its line under Swift Testing, with no trait: the scheduler is
@@ -138,12 +138,16 @@ import TickTesting
     /// the scheduler is gone it is inert, and nothing traps.
     @Test func aTestObservableDoesNotKeepItsSchedulerAlive() {
         weak var released: TestScheduler?
-        let (cold, hot) = { () -> (ColdObservable<String>, HotObservable<String>) in
+        // Dropped with the hot observable's events queued and never driven:
+        // the undriven-work hint, captured here.
+        let hints = Locked(0)
+        let (cold, hot) = PendingWorkLog.$hintHandler.withValue({ _, _ in hints.withLock { $0 += 1 } }) {
             let scheduler = TestScheduler()
             released = scheduler
             return (scheduler.cold("a|"), scheduler.createHotObservable([.next(1, "x"), .completed(2)]))
-        }()
+        }
         #expect(released == nil)
+        #expect(hints.withLock { $0 } == 1)
         var received = 0
         let subscriptions = [
             cold.subscribe(onNext: { _ in received += 1 }), hot.subscribe(onNext: { _ in received += 1 }),

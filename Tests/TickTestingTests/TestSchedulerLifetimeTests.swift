@@ -1,6 +1,6 @@
 import Testing
 import Tick
-import TickTesting
+@testable import TickTesting
 
 /// A test scheduler must not outlive its test. Regression for a leak found by
 /// the address sanitizer (`swift test --sanitize=address`): cancelled actions
@@ -11,7 +11,10 @@ import TickTesting
 @Suite(.checksResourceLeaks) struct TestSchedulerLifetimeTests {
     @Test func aSchedulerWhoseWorkWasAllCancelledIsReleased() {
         weak var released: TestScheduler?
-        do {
+        // Released with its cancelled work still queued (not driven on
+        // purpose), it gives the undriven-work hint, captured here.
+        let hints = Locked(0)
+        PendingWorkLog.$hintHandler.withValue({ _, _ in hints.withLock { $0 += 1 } }) {
             let scheduler = TestScheduler()
             released = scheduler
             let subject = PublishSubject<Int>()
@@ -26,6 +29,7 @@ import TickTesting
             #expect(scheduler.pendingCount == 0)
         }
         #expect(released == nil)
+        #expect(hints.withLock { $0 } == 1)
     }
 
     @Test func cancellingEverythingKeepsTheSchedulerUsable() {

@@ -52,6 +52,30 @@ import Tick
             ) == true)
     }
 
+    @Test func aForgottenFlushIsOneFailureAndNoHint() {
+        // One mistake, one message: the never-checked failure at the
+        // `expect` line already says to flush.
+        let failures = Locked<[String]>([])
+        let given = hints {
+            TestFailureReporter.withHandler({ failure in failures.withLock { $0.append(failure.message) } }) {
+                let scheduler = TestScheduler()
+                scheduler.expect(scheduler.cold("-a|")).toBe("-a|")
+            }
+        }
+        #expect(failures.withLock { $0 }.count == 1)
+        #expect(failures.withLock { $0 }.first?.contains("never checked") == true)
+        #expect(given.isEmpty)
+        // Its expectations checked, the same scheduler's later undriven work
+        // gets its hint again.
+        let afterFlush = hints {
+            let scheduler = TestScheduler()
+            scheduler.expect(scheduler.cold("-a|")).toBe("-a|")
+            scheduler.flush()
+            _ = scheduler.schedule(after: .milliseconds(5)) {}
+        }
+        #expect(afterFlush.count == 1)
+    }
+
     @Test func workADriveLeftPendingGivesNoHint() {
         // A periodic timer still running when the test stops at its target:
         // scheduled by the drive itself, on purpose.

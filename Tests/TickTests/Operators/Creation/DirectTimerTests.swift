@@ -289,5 +289,8 @@ import TickTesting
         second.dispose()
         #expect(early.entries == ["disposed@2"])
         #expect(scheduler.pendingCount == 0)
+        // Past its deadline (4): the cancelled timer never fires.
+        scheduler.advance(to: 10)
+        #expect(early.entries == ["disposed@2"])
     }
 }

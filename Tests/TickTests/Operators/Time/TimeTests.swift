@@ -115,11 +115,15 @@ import TickTesting
         #expect(other.subscriptions == [Subscription(220, 240)])
         let s3 = TestScheduler()
         let subject = PublishSubject<Int>()
-        let d = subject.timeout(.milliseconds(20), scheduler: s3).subscribe(s3.createObserver(Int.self))
+        let observer = s3.createObserver(Int.self)
+        let d = subject.timeout(.milliseconds(20), scheduler: s3).subscribe(observer)
         for i in 0..<100 { subject.onNext(i) }
         #expect(s3.pendingCount == 1)
         d.dispose()
         #expect(s3.pendingCount == 0)
+        // Past the deadline: the disposed timeout never fires.
+        s3.advance(to: 100)
+        #expect(observer.events == (0..<100).map { Recorded.next(0, $0) })
     }
 
     // MARK: observe(on:) and subscribe(on:)
