@@ -61,6 +61,57 @@ final class SchedulerLink: Sendable {
     }
 }
 
+/// What a timer observable holds of a test scheduler
+/// (`Scheduler.referenceForTimers`, SPI): the scheduler's link, which
+/// schedules on the scheduler while it exists, without keeping it alive.
+///
+/// ## Ownership
+/// What keeps a ``TestScheduler`` alive is the test's references to it and
+/// what holds it strongly (its testable observers and virtual clocks, the
+/// time operators' sinks such as `delay`'s, a closure that captures it). A
+/// timer observable does not: a pending one-shot timer subscribed with
+/// `subscribe(onNext:)` is one object, its `TimerSource`, held by the
+/// scheduler's queue through the scheduled action, so a strong reference
+/// back to the scheduler would be a cycle. A test that lets go of its
+/// scheduler with a timer pending (an `advance(to:)` short of the deadline)
+/// then releases it, with its pending work: the undriven-work hint is
+/// given, and the leak trait no longer counts that work. Nothing is lost:
+/// no one but a holder of the scheduler can move its clock, so the timer
+/// could never have fired. Subscribing to the timer after its scheduler is
+/// gone schedules nothing (the disposables here do nothing, the clock reads
+/// as the origin).
+extension SchedulerLink: Scheduler {
+    @usableFromInline
+    var now: SchedulerInstant { scheduler?.now ?? .origin }
+
+    @usableFromInline
+    func schedule(_ action: @escaping () -> Void) -> any Disposable {
+        scheduler?.schedule(action) ?? Disposables.create()
+    }
+
+    @usableFromInline
+    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        scheduler?.schedule(after: delay, action) ?? Disposables.create()
+    }
+
+    @usableFromInline
+    func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
+        scheduler?.schedule(at: time, action) ?? Disposables.create()
+    }
+
+    @usableFromInline
+    func schedulePeriodic(after delay: Duration, period: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        scheduler?.schedulePeriodic(after: delay, period: period, action) ?? Disposables.create()
+    }
+}
+
+extension TestScheduler {
+    /// The scheduler's link (see `SchedulerLink`'s conformance to
+    /// `Scheduler`): a timer observable does not keep a test scheduler alive.
+    @_spi(TickInternals)
+    public var referenceForTimers: any Scheduler { handle }
+}
+
 /// The Swift runtime's `swift_tryRetain` (exported by every Swift runtime,
 /// `HeapObject *swift_tryRetain(HeapObject *)`; what loading a `weak`
 /// reference does to the object): retains an object unless its deinit has
