@@ -556,9 +556,10 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
 ///
 /// `onNext` is stored inline; the three terminal closures, when any is
 /// given, in one ``TerminalClosures`` object. A sink with only `onNext`
-/// (the usual `subscribe(onNext:)`, a timer's) is then 89 bytes, not 129,
-/// which `malloc` keeps in its fast bins: freeing many sinks in a burst
-/// (a run of timers) costs about a third of what the larger chunks did.
+/// (the usual `subscribe(onNext:)`) is then 89 bytes, not 129, which
+/// `malloc` keeps in its fast bins: freeing many sinks in a burst costs
+/// about a third of what the larger chunks did. (A timer's first closure
+/// subscription has no sink of its own: its `TimerSource` is the sink.)
 @usableFromInline
 struct ClosureSlots<Element>: ~Copyable {
     @usableFromInline let onNext: ((Element) -> Void)?
