@@ -11,7 +11,8 @@ import Synchronization
 /// A weak reference to a ``TestScheduler`` that is not a Swift `weak`
 /// reference: one per scheduler, shared by everything that must reach the
 /// scheduler without keeping it alive (the disposables of its scheduled
-/// work, its periodic tasks, its async driver, the leak trait's list).
+/// work, its periodic tasks, its async driver, the leak trait's list, and
+/// timer observables, through its conformance to `Scheduler` below).
 ///
 /// Why not `weak`: the first `weak` reference to an object moves its
 /// reference count to a side table for the rest of its life, and every
