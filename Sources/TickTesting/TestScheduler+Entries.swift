@@ -37,6 +37,9 @@ import Synchronization
 final class SchedulerLink: Sendable {
     private let address = Atomic<UInt>(0)
     private let readers = Atomic<Int>(0)
+    /// `swiftTryRetain`, read once: a global's every read goes through
+    /// `swift_once` (about 14 instructions a load of the scheduler).
+    private let tryRetain = swiftTryRetain
 
     /// Links to `scheduler` (by its initializer, before the link is shared).
     func attach(_ scheduler: TestScheduler) {
@@ -56,7 +59,7 @@ final class SchedulerLink: Sendable {
         readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)),
-            swiftTryRetain(raw) != nil
+            tryRetain(raw) != nil
         else { return nil }
         return Unmanaged<TestScheduler>.fromOpaque(raw).takeRetainedValue()
     }
@@ -87,22 +90,26 @@ extension SchedulerLink: Scheduler {
 
     @usableFromInline
     func schedule(_ action: @escaping () -> Void) -> any Disposable {
-        scheduler?.schedule(action) ?? Disposables.create()
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedule(action)
     }
 
     @usableFromInline
     func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        scheduler?.schedule(after: delay, action) ?? Disposables.create()
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedule(after: delay, action)
     }
 
     @usableFromInline
     func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
-        scheduler?.schedule(at: time, action) ?? Disposables.create()
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedule(at: time, action)
     }
 
     @usableFromInline
     func schedulePeriodic(after delay: Duration, period: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        scheduler?.schedulePeriodic(after: delay, period: period, action) ?? Disposables.create()
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedulePeriodic(after: delay, period: period, action)
     }
 }
 

@@ -200,7 +200,7 @@ import TickTesting
     /// disposed once, and lets go of its closures.
     @Test func concurrentFirstSubscriptionsOfOneTimerEachFireOnce() {
         let threads = 4
-        for _ in 0..<300 {
+        for _ in 0..<100 {
             let scheduler = TestScheduler()
             let timer = Observable<Int>.timer(.milliseconds(10), scheduler: scheduler)
             let log = Locked<[String]>([])
