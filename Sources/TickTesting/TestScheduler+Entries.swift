@@ -11,7 +11,8 @@ import Synchronization
 /// A weak reference to a ``TestScheduler`` that is not a Swift `weak`
 /// reference: one per scheduler, shared by everything that must reach the
 /// scheduler without keeping it alive (the disposables of its scheduled
-/// work, its periodic tasks, its async driver, the leak trait's list).
+/// work, its periodic tasks, its async driver, the leak trait's list, and
+/// timer observables, through its conformance to `Scheduler` below).
 ///
 /// Why not `weak`: the first `weak` reference to an object moves its
 /// reference count to a side table for the rest of its life, and every
@@ -36,6 +37,9 @@ import Synchronization
 final class SchedulerLink: Sendable {
     private let address = Atomic<UInt>(0)
     private let readers = Atomic<Int>(0)
+    /// `swiftTryRetain`, read once: a global's every read goes through
+    /// `swift_once` (about 14 instructions a load of the scheduler).
+    private let tryRetain = swiftTryRetain
 
     /// Links to `scheduler` (by its initializer, before the link is shared).
     func attach(_ scheduler: TestScheduler) {
@@ -55,10 +59,65 @@ final class SchedulerLink: Sendable {
         readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
         guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)),
-            swiftTryRetain(raw) != nil
+            tryRetain(raw) != nil
         else { return nil }
         return Unmanaged<TestScheduler>.fromOpaque(raw).takeRetainedValue()
     }
+}
+
+/// What a timer observable holds of a test scheduler
+/// (`Scheduler.referenceForTimers`, SPI): the scheduler's link, which
+/// schedules on the scheduler while it exists, without keeping it alive.
+///
+/// ## Ownership
+/// What keeps a ``TestScheduler`` alive is the test's references to it and
+/// what holds it strongly (its testable observers and virtual clocks, the
+/// time operators' sinks such as `delay`'s, a closure that captures it). A
+/// timer observable does not: a pending one-shot timer subscribed with
+/// `subscribe(onNext:)` is one object, its `TimerSource`, held by the
+/// scheduler's queue through the scheduled action, so a strong reference
+/// back to the scheduler would be a cycle. A test that lets go of its
+/// scheduler with a timer pending (an `advance(to:)` short of the deadline)
+/// then releases it, with its pending work: the undriven-work hint is
+/// given, and the leak trait no longer counts that work. Nothing is lost:
+/// no one but a holder of the scheduler can move its clock, so the timer
+/// could never have fired. Subscribing to the timer after its scheduler is
+/// gone schedules nothing (the disposables here do nothing, the clock reads
+/// as the origin).
+extension SchedulerLink: Scheduler {
+    @usableFromInline
+    var now: SchedulerInstant { scheduler?.now ?? .origin }
+
+    @usableFromInline
+    func schedule(_ action: @escaping () -> Void) -> any Disposable {
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedule(action)
+    }
+
+    @usableFromInline
+    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedule(after: delay, action)
+    }
+
+    @usableFromInline
+    func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedule(at: time, action)
+    }
+
+    @usableFromInline
+    func schedulePeriodic(after delay: Duration, period: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        guard let scheduler else { return Disposables.create() }
+        return scheduler.schedulePeriodic(after: delay, period: period, action)
+    }
+}
+
+extension TestScheduler {
+    /// The scheduler's link (see `SchedulerLink`'s conformance to
+    /// `Scheduler`): a timer observable does not keep a test scheduler alive.
+    @_spi(TickInternals)
+    public var referenceForTimers: any Scheduler { handle }
 }
 
 /// The Swift runtime's `swift_tryRetain` (exported by every Swift runtime,

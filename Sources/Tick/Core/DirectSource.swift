@@ -13,13 +13,24 @@
 // observable. Anything else (an operator in between, `subscribe(observer)`,
 // an isolated subscription) subscribes the observable as usual, which makes
 // the source's own sink.
+//
+// One object, not two: the source is itself a `ClosureSink`, unclaimed, and
+// the first closure subscription of its observable claims it as its sink
+// (`ClosureSink.claim`). A one-shot timer subscribed with `subscribe(onNext:)`
+// is then the source, which is also its subscription's disposable and its
+// scheduled action's only capture (a closure whose one capture is a Swift
+// object uses that object as its context: no allocation). Later
+// subscriptions of the same observable make a `ClosureSink` each, as before.
 
 /// A source that a closure subscription may run itself, delivering into its
-/// ``ClosureSink`` with no sink of the source's own in between (see above).
-/// Abstract: ``TimerSource`` is the one kind.
+/// ``ClosureSink`` with no sink of the source's own in between (see above),
+/// and the sink of its own first closure subscription. Abstract:
+/// ``TimerSource`` is the one kind.
+// @unchecked Sendable: as its base class `ClosureSink`'s (it adds no state).
 @usableFromInline
-class DirectSource<Element>: NestedSources {
-    @usableFromInline override init() {}
+class DirectSource<Element>: ClosureSink<Element>, @unchecked Sendable {
+    /// An unclaimed source (see `ClosureSink`, "A direct source's own sink").
+    @usableFromInline override init() { super.init() }
 
     /// Starts the source for `sink` and returns its upstream subscription,
     /// which `sink` disposes when it ends. The events must be those, in the

@@ -207,16 +207,23 @@ extension ObservableType {
                 delivery: delivery, onNext: onNext, onError: onError, onCompleted: onCompleted,
                 onDisposed: onDisposed)
         }
-        let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         // A source that this subscription can run itself (a timer with no
         // operator in between: `DirectSource.swift`) delivers straight into
         // the sink; everything else subscribes through an observer.
         // (Specialized, the cast is decided at compile time.)
         if let direct = (self as? Observable<Element>)?.nesting as? DirectSource<Element> {
+            // The source's first closure subscription takes the source itself
+            // as its sink (one object a timer); any later one makes its own.
+            if direct.claim(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed) {
+                direct.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, direct))
+                return direct
+            }
+            let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
             sink.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, sink))
-        } else {
-            sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
+            return sink
         }
+        let sink = ClosureSink(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
         return sink
     }
 
@@ -270,22 +277,35 @@ extension ObservableType {
 ///   read-modify-write order the deliveries' reads before the claimer's
 ///   write. Deliveries only ever read the closures, so they may overlap.
 ///
+/// ## A direct source's own sink
+/// Not `final`: a ``DirectSource`` (a timer's `TimerSource`) is a closure
+/// sink too, made unclaimed (``init()``: no closures, not counted as a live
+/// resource, `unclaimed` set). The first closure subscription of its
+/// observable claims it (``claim(onNext:onError:onCompleted:onDisposed:)``,
+/// one compare-and-exchange from exactly `unclaimed` to nothing) and uses
+/// it as its sink, so a directly subscribed timer is one object; every
+/// later subscription, or one that loses the race, makes a sink of its own.
+/// The claimer writes the closures and the token before it schedules
+/// anything, so before any delivery or disposal can reach the sink. Every
+/// member is `final`: calls to them are direct.
+///
 /// @unchecked Sendable: every mutable field is guarded by that protocol on
-/// `state` (`closures` is only read until the one write above; `upstream`
-/// and `token` are touched by one caller at a time, as described), and
-/// `state` is atomic.
+/// `state` (`closures` is only read until the one write above, besides the
+/// claimer's write before the sink is shared; `upstream` and `token` are
+/// touched by one caller at a time, as described), and `state` is atomic.
 @usableFromInline
-final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
+class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// The closures: read (borrowed) by deliveries, replaced by empty ones
     /// once, by the caller that claims `closuresReleased` (see above), so
     /// no access overlaps a write: runtime checks off.
-    @usableFromInline @exclusivity(unchecked) var closures: ClosureSlots<Element>
-    @usableFromInline let state = Atomic<Int>(0)
+    @usableFromInline @exclusivity(unchecked) final var closures: ClosureSlots<Element>
+    @usableFromInline final let state: Atomic<Int>
     /// Written before `upstreamSet` is published, then touched only by the
     /// caller that claimed `finishing` (or by `setUpstream` if that came first).
-    @exclusivity(unchecked) private var upstream: any Disposable = NopDisposable()
-    /// Counts this subscription as live until it ends.
-    @exclusivity(unchecked) private var token: ResourceToken? = ResourceToken()
+    @exclusivity(unchecked) private final var upstream: any Disposable = NopDisposable()
+    /// Counts this subscription as live until it ends (for a direct
+    /// source: from its claim).
+    @exclusivity(unchecked) private final var token: ResourceToken?
 
     @usableFromInline static var upstreamSet: Int { 1 }
     /// `dispose()` was called (``isDisposed``).
@@ -300,6 +320,9 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     @usableFromInline static var finished: Int { 32 }
     /// Claimed by the one caller that lets go of the closures.
     @usableFromInline static var closuresReleased: Int { 64 }
+    /// A direct source's sink that no subscription has claimed yet (see
+    /// "A direct source's own sink"): only ever set alone, by ``init()``.
+    @usableFromInline static var unclaimed: Int { 256 }
     /// Set (after `upstreamSet`) when the upstream is a single scheduled
     /// action that has started running (a directly subscribed one-shot
     /// timer; past `maximumNestedSubscriptions`, the placeholder disposable
@@ -308,7 +331,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// goes with the sink.
     @usableFromInline static var upstreamSpent: Int { 128 }
     /// One delivery in progress; the bits from here up count them.
-    @usableFromInline static var delivering: Int { 256 }
+    @usableFromInline static var delivering: Int { 512 }
 
     @usableFromInline
     init(
@@ -316,16 +339,48 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
         onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
     ) {
         self.closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
-        token?.name(type(of: self))
+        self.state = Atomic(0)
+        self.token = ResourceToken()
+        super.init()
+        token?.name(ClosureSink<Element>.self)
+    }
+
+    /// A direct source's own sink, unclaimed: no closures, no token (see
+    /// "A direct source's own sink").
+    @usableFromInline
+    override init() {
+        self.closures = ClosureSlots(onNext: nil, onError: nil, onCompleted: nil, onDisposed: nil)
+        self.state = Atomic(Self.unclaimed)
+        self.token = nil
+        super.init()
+    }
+
+    /// Takes this direct source's sink for a closure subscription: `true`
+    /// for the first caller, which then owns the sink (and must set its
+    /// upstream); `false` for every later one (or a sink made by the other
+    /// initializer). The closures and the token are written here, before
+    /// the claimer schedules anything.
+    @usableFromInline
+    final func claim(
+        onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
+        onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
+    ) -> Bool {
+        guard state.load(ordering: .relaxed) == Self.unclaimed,
+            state.compareExchange(expected: Self.unclaimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
+        else { return false }
+        closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        token = ResourceToken()
+        token?.name(ClosureSink<Element>.self)
+        return true
     }
 
     /// `true` once ``dispose()`` has been called (not after a terminal event
     /// alone, as for any disposable that was not disposed).
     @inlinable
-    var isDisposed: Bool { state.load(ordering: .relaxed) & Self.disposeCalled != 0 }
+    final var isDisposed: Bool { state.load(ordering: .relaxed) & Self.disposeCalled != 0 }
 
     @inlinable
-    func on(_ event: Event<Element>) {
+    final func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
             let old = state.wrappingAdd(Self.delivering, ordering: .acquiringAndReleasing).oldValue
@@ -344,7 +399,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
 
     /// Ends a delivery; the last one out after `finished` lets go of the closures.
     @inlinable @inline(__always)
-    func leave() {
+    final func leave() {
         let new = state.wrappingSubtract(Self.delivering, ordering: .acquiringAndReleasing).newValue
         if new & Self.finished != 0 { releaseClosuresIfIdle(new) }
     }
@@ -352,14 +407,14 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// Lets go of the closures if `state`, just read as `new`, shows no
     /// delivery in progress (the rare path of ``leave()``).
     @usableFromInline
-    func releaseClosuresIfIdle(_ new: Int) {
+    final func releaseClosuresIfIdle(_ new: Int) {
         if new < Self.delivering { releaseClosures() }
     }
 
     /// For a terminal event: enters as a delivery and sets `ended` and
     /// `terminated`, in one step; `false` (and nothing changed) if already ended.
     @usableFromInline
-    func enterEnding() -> Bool {
+    final func enterEnding() -> Bool {
         var current = state.load(ordering: .relaxed)
         while current & Self.ended == 0 {
             let (exchanged, original) = state.compareExchange(
@@ -374,7 +429,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// Stores the upstream subscription; disposes it at once if this sink has
     /// already finished without it.
     @usableFromInline
-    func setUpstream(_ disposable: consuming any Disposable) {
+    final func setUpstream(_ disposable: consuming any Disposable) {
         upstream = disposable
         var current = state.load(ordering: .relaxed)
         while current & Self.finishing == 0 {
@@ -388,7 +443,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     }
 
     @usableFromInline
-    func dispose() {
+    final func dispose() {
         let old = state.bitwiseOr(
             Self.disposeCalled | Self.ended | Self.finishing, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.finishing == 0 else { return }
@@ -404,7 +459,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// disposal already claimed that, then leaves (the delivery that
     /// `enterEnding` entered).
     @usableFromInline
-    func finishEnding() {
+    final func finishEnding() {
         let old = state.bitwiseOr(Self.finishing, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.finishing == 0 else {
             leave()
@@ -419,7 +474,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// Lets go of the closures, once: only called when `finished` is set and
     /// no delivery was in progress.
     @usableFromInline
-    func releaseClosures() {
+    final func releaseClosures() {
         let old = state.bitwiseOr(Self.closuresReleased, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.closuresReleased == 0 else { return }
         // Destroying a closure can run a deinitializer that reaches this
@@ -438,7 +493,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// sink, which saves replacing the existential (about 30 instructions a
     /// one-shot timer).
     @inline(__always)
-    private func disposeUpstreamInPlace(spent: Bool) {
+    private final func disposeUpstreamInPlace(spent: Bool) {
         guard !spent else { return }
         Tick.disposeInPlace(&upstream)
         upstream = NopDisposable()
@@ -457,7 +512,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
     /// order as `on(.next(value))` then `on(.completed)`, with two atomic
     /// read-modify-writes fewer (and no separate load before the second).
     @inlinable
-    func deliverOnce(_ value: Element) {
+    final func deliverOnce(_ value: Element) {
         var current = state.load(ordering: .relaxed)
         while true {
             // The spent mark only once the upstream is stored (otherwise
@@ -486,7 +541,7 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
 
     /// Moves the upstream subscription out, leaving "none" behind.
     @inline(__always)
-    private func takeUpstream() -> any Disposable {
+    private final func takeUpstream() -> any Disposable {
         var taken: any Disposable = NopDisposable()
         swap(&upstream, &taken)
         return taken
@@ -501,9 +556,10 @@ final class ClosureSink<Element>: Cancelable, @unchecked Sendable {
 ///
 /// `onNext` is stored inline; the three terminal closures, when any is
 /// given, in one ``TerminalClosures`` object. A sink with only `onNext`
-/// (the usual `subscribe(onNext:)`, a timer's) is then 89 bytes, not 129,
-/// which `malloc` keeps in its fast bins: freeing many sinks in a burst
-/// (a run of timers) costs about a third of what the larger chunks did.
+/// (the usual `subscribe(onNext:)`) is then 89 bytes, not 129, which
+/// `malloc` keeps in its fast bins: freeing many sinks in a burst costs
+/// about a third of what the larger chunks did. (A timer's first closure
+/// subscription has no sink of its own: its `TimerSource` is the sink.)
 @usableFromInline
 struct ClosureSlots<Element>: ~Copyable {
     @usableFromInline let onNext: ((Element) -> Void)?

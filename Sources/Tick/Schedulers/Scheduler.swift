@@ -48,9 +48,26 @@ public protocol Scheduler: AnyObject, Sendable {
     /// the instant as it is, without reading its clock a second time.
     @discardableResult
     func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable
+
+    /// What a timer observable keeps of this scheduler (SPI, for TickTesting).
+    ///
+    /// The default is the scheduler itself, held strongly: a real scheduler
+    /// runs its work by itself, so an observable made with one keeps it
+    /// alive, as in RxSwift. A TickTesting `TestScheduler` returns a stand-in
+    /// that reaches it without keeping it alive: only the test, which holds
+    /// it, can move its clock, and a pending one-shot timer is the very
+    /// object the scheduler's queue holds (`TimerSource`), so holding the
+    /// scheduler would make a reference cycle for as long as the timer is
+    /// pending (Docs/Performance.md, "Timers: one object a timer").
+    @_spi(TickInternals)
+    var referenceForTimers: any Scheduler { get }
 }
 
 extension Scheduler {
+    /// The scheduler itself: a timer observable keeps a real scheduler alive.
+    @_spi(TickInternals)
+    public var referenceForTimers: any Scheduler { self }
+
     /// Schedules `action` at the instant `time` (at once if `time` is not in
     /// the future), as `schedule(after: (time - now).clampedToZero)`.
     @discardableResult

@@ -53,18 +53,20 @@ import Tick
     }
 
     /// The case: the test lets go of its scheduler, but the task's
-    /// loop keeps it alive (the loop holds the timer, the timer its
-    /// scheduler), and nothing advances it. Tick cannot tell that from a
+    /// loop keeps it alive (the loop holds the delayed observable, which
+    /// holds its scheduler; a timer alone would not: a timer observable
+    /// does not keep a test scheduler alive, see
+    /// `TestSchedulerTimerOwnershipTests`), and nothing advances it. Tick cannot tell that from a
     /// test waiting for real work, so it is the stuck-test report (a
     /// warning after a second, at the scheduler's line), which names the
     /// waiting iteration; here the report's handler cancels the task, which
     /// the report resumes.
-    @Test func aSchedulerLetGoWhileItsTaskLoopsOverATimerIsReportedStuck() async {
+    @Test func aSchedulerLetGoWhileItsTaskLoopsOverADelayIsReportedStuck() async {
         let report = Locked("")
         let task: Task<Int, any Error>
         do {
             let scheduler = TestScheduler()  // the report points here
-            let values = Observable<Int>.timer(.seconds(1), scheduler: scheduler).values
+            let values = Observable.just(0).delay(.seconds(1), scheduler: scheduler).values
             task = Task {
                 for try await value in values { return value }
                 return -1

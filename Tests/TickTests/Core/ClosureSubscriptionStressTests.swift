@@ -192,4 +192,44 @@ import TickTesting
         // the threads; each is reached in most runs of a thousand rounds).
         #expect(stories.count >= 2)
     }
+
+    /// A timer's first closure subscription takes the timer's source as its
+    /// sink (`ClosureSink.claim`); concurrent first subscriptions race for
+    /// it, and exactly one wins: every subscription, the winner's and the
+    /// losers' (each with a sink of its own), fires once, completes and is
+    /// disposed once, and lets go of its closures.
+    @Test func concurrentFirstSubscriptionsOfOneTimerEachFireOnce() {
+        let threads = 4
+        for _ in 0..<100 {
+            let scheduler = TestScheduler()
+            let timer = Observable<Int>.timer(.milliseconds(10), scheduler: scheduler)
+            let log = Locked<[String]>([])
+            let subscriptions = Locked<[any Disposable]>([])
+            weak var weakCaptured: Captured?
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                DispatchQueue.concurrentPerform(iterations: threads) { index in
+                    let subscription = timer.subscribe(
+                        onNext: { value in
+                            _ = captured
+                            log.withLock { $0.append("next(\(value)) \(index)") }
+                        },
+                        onCompleted: { log.withLock { $0.append("completed \(index)") } },
+                        onDisposed: { log.withLock { $0.append("disposed \(index)") } })
+                    subscriptions.withLock { $0.append(subscription) }
+                }
+            }
+            #expect(scheduler.pendingCount == threads)
+            scheduler.advance(to: 10)
+            let entries = log.current
+            for index in 0..<threads {
+                #expect(entries.filter { $0.hasSuffix(" \(index)") } == ["next(0) \(index)", "completed \(index)", "disposed \(index)"])
+            }
+            #expect(weakCaptured == nil)
+            #expect(scheduler.pendingCount == 0)
+            subscriptions.withLock { $0.forEach { $0.dispose() } }
+            #expect(log.current.count == 3 * threads)
+        }
+    }
 }

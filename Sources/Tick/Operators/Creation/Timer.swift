@@ -11,8 +11,8 @@ extension Observable where Element: FixedWidthInteger {
     @inlinable
     public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
         // A closure subscription with nothing in between runs the source
-        // itself (`DirectSource.swift`); any other subscription makes a
-        // `TimerSink`.
+        // itself (`DirectSource.swift`; the first one with the source as its
+        // sink); any other subscription makes a `TimerSink`.
         let source = TimerSource<Element>(
             dueTime: dueTime, period: period, scheduler: scheduler,
             makeAction: { sink, periodic in periodic ? TimerTicks(sink).tick : { sink.deliverOnce(0) } })
@@ -52,10 +52,31 @@ final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sen
 
 /// `Observable.timer`'s source: its parameters, the usual subscription (a
 /// ``TimerSink``) and the direct one.
+///
+/// A direct source, so also the sink of its observable's first closure
+/// subscription (`DirectSource.swift`): `timer(…).subscribe(onNext: …)` is
+/// this one object, which the scheduler's queue holds (through the action's
+/// closure) while the timer is pending.
+///
+/// ## What it holds of its scheduler
+/// `scheduler.referenceForTimers`: a real scheduler itself (the observable
+/// keeps it alive, as in RxSwift), a TickTesting `TestScheduler`'s link,
+/// which reaches it without keeping it alive. A pending timer is held by the
+/// test scheduler's queue; holding the scheduler back would make a cycle,
+/// and a test that let go of its scheduler with a timer pending would leak
+/// both (no undriven-work hint, pending work counted as live). What keeps a
+/// test scheduler alive is the test's references to it (and what the test
+/// holds that holds it strongly: its observers, clocks, operators such as
+/// `delay`); a timer observable alone does not. Subscribing one after its
+/// test scheduler is gone schedules nothing: no one could have moved that
+/// clock.
 @usableFromInline
-final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element> {
+// @unchecked Sendable: as its base class `ClosureSink`'s; its own fields are
+// `let`s.
+final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unchecked Sendable {
     @usableFromInline let dueTime: Duration
     @usableFromInline let period: Duration?
+    /// The scheduler as `referenceForTimers` gives it (see above).
     @usableFromInline let scheduler: any Scheduler
     /// Makes the direct subscription's scheduled action for a sink (periodic
     /// or not). A closure with no captures, written where `timer` is
@@ -72,7 +93,7 @@ final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element> {
     ) {
         self.dueTime = dueTime
         self.period = period
-        self.scheduler = scheduler
+        self.scheduler = timerReference(to: scheduler)
         self.makeAction = makeAction
         super.init()
     }
@@ -117,3 +138,8 @@ final class TimerTicks<Element: FixedWidthInteger> {
         sink.on(.next(value))
     }
 }
+
+/// `scheduler.referenceForTimers` (SPI, so not callable from inlinable code
+/// itself): what a ``TimerSource`` holds of its scheduler.
+@usableFromInline
+func timerReference(to scheduler: any Scheduler) -> any Scheduler { scheduler.referenceForTimers }
