@@ -83,6 +83,76 @@ struct MarbleScanner {
         try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)), found)
     }
 
+    /// The markers of the most common diagram, in whole frames, without the
+    /// general scan: `false` (and `found` never called) for any text it does
+    /// not cover, which then takes ``scan(_:)``.
+    ///
+    /// It covers cold and hot diagrams of printable ASCII (`!` through `~`)
+    /// with no whitespace (so no durations), no `^` and no `!`, whose last
+    /// character is not `s` or `m` (then the whole text could be a
+    /// duration), and that ``scan(_:)`` reads without an error: groups
+    /// neither nested nor unopened nor left open, nothing after `|` or `#`,
+    /// and the end of the text no later than `MarbleDuration.limit` (every
+    /// character takes one frame, so that is `count × frame`). There every
+    /// time is a whole number of frames from the start, which is what
+    /// ``testTime(_:position:)`` gives for it (remainder zero), and the text
+    /// order is ``scan(_:)``'s. The text is read twice: first to decide, then
+    /// to hand each marker (its byte, its frame) to `found`.
+    /// `MarblePropertyTests` checks `Marbles.parse`, which takes this path
+    /// first, against ``scan()``'s marker array.
+    @usableFromInline
+    func scanWholeFrames(_ found: (_ marker: UInt8, _ frame: Int) -> Void) -> Bool {
+        guard mode == .cold || mode == .hot else { return false }
+        var text = diagram
+        return text.withUTF8 { bytes -> Bool in
+            let count = bytes.count
+            if let last = bytes.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") { return false }
+            let (end, overflow) = Int128(count).multipliedReportingOverflow(by: frame)
+            guard !overflow, end <= MarbleDuration.limit else { return false }
+            var inGroup = false
+            var terminated = false
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "-"):
+                    break
+                case UInt8(ascii: "("):
+                    if inGroup { return false }
+                    inGroup = true
+                case UInt8(ascii: ")"):
+                    if !inGroup { return false }
+                    inGroup = false
+                case UInt8(ascii: "^"), UInt8(ascii: "!"):
+                    return false
+                case 0x22...0x7E:
+                    if terminated { return false }
+                    if byte == UInt8(ascii: "|") || byte == UInt8(ascii: "#") { terminated = true }
+                default:
+                    // Whitespace, control characters, non-ASCII bytes.
+                    return false
+                }
+            }
+            if inGroup { return false }
+            var groupFrame: Int?
+            for index in 0..<count {
+                switch bytes[index] {
+                case UInt8(ascii: "-"):
+                    break
+                case UInt8(ascii: "("):
+                    groupFrame = index
+                case UInt8(ascii: ")"):
+                    groupFrame = nil
+                case let byte:
+                    found(byte, groupFrame ?? index)
+                }
+            }
+            return true
+        }
+    }
+
+    /// The `Character` of an ASCII byte (from the table made once).
+    @usableFromInline
+    static func character(ascii byte: UInt8) -> Character { ASCIIMarbleText.character(byte) }
+
     /// The scan itself, over either representation of the text.
     private func scan<Text: MarbleScanText>(_ text: Text, _ found: (Item) -> Void) throws(MarbleError) {
         let count = text.count
@@ -252,7 +322,10 @@ struct ASCIIMarbleText: MarbleScanText {
         return byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
-    func character(at index: Int) -> Character { ASCIIMarbleText.characters[Int(bytes[index])] }
+    func character(at index: Int) -> Character { ASCIIMarbleText.character(bytes[index]) }
+
+    /// The `Character` of an ASCII byte.
+    static func character(_ byte: UInt8) -> Character { characters[Int(byte)] }
 
     /// The 128 ASCII `Character`s, made once: making a `Character` from a
     /// byte builds a string each time (about 50 instructions a marker).
@@ -297,5 +370,20 @@ extension Marbles {
                 return "error: \(error.kind) at \(error.position)"
             }
         }.joined(separator: "\n")
+    }
+}
+
+extension Marbles {
+    /// Whether `parse` reads `diagram` through the whole-frame path
+    /// (`MarbleScanner.scanWholeFrames`) rather than the general scan. For
+    /// the tests that check the two agree, and that the first is taken.
+    @_spi(TickInternals)
+    public static func readsInWholeFrames(
+        _ diagram: String, _ temperature: Temperature, frame: Duration = .milliseconds(1)
+    ) -> Bool {
+        guard let scanner = try? MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame) else {
+            return false
+        }
+        return scanner.scanWholeFrames { _, _ in }
     }
 }

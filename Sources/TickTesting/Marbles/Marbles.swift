@@ -50,6 +50,29 @@ public enum Marbles {
         // Each event takes at least one character: room for a short
         // diagram's events at once (a long one grows as usual).
         events.reserveCapacity(min(diagram.utf8.count, 32))
+        // The common diagram first (whole frames, no error possible but a
+        // marker without a value): see `MarbleScanner.scanWholeFrames`. A
+        // marker without a value takes the general path below, which
+        // reports it as it always did.
+        var missingValue = false
+        let covered = scanner.scanWholeFrames { marker, frame in
+            guard !missingValue else { return }
+            let event: Event<Element>
+            switch marker {
+            case UInt8(ascii: "|"): event = .completed
+            case UInt8(ascii: "#"): event = .error(error)
+            default:
+                let character = MarbleScanner.character(ascii: marker)
+                guard let element = try? element(for: character, values: values, at: 0, in: diagram) else {
+                    missingValue = true
+                    return
+                }
+                event = .next(element)
+            }
+            events.append(Recorded(time: TestTime(frame), value: event))
+        }
+        if covered && !missingValue { return events }
+        events.removeAll(keepingCapacity: true)
         // What the text-order reading below would throw first (a marker
         // without a value, a time out of range), thrown only after the scan:
         // a structural error anywhere in the text comes first, as when the
