@@ -104,22 +104,25 @@ final class MarbleSubscriber<Source: ObservableType>: MarbleRecorder<Source.Elem
     /// ended while subscribing (the source ended at once) is disposed now.
     @inlinable
     func subscribe() {
-        let disposable = source.subscribe(self)
-        let endedAlready = lock.withLock { () -> Bool in
-            if !ended { subscription = disposable }
-            return ended
+        // Moved, never copied, in and out of the lock (each copy of an
+        // optional existential is an outlined copy and a destroy).
+        var disposable: (any Disposable)? = source.subscribe(self)
+        lock.withLock {
+            if !ended { subscription = disposable.take() }
         }
-        if endedAlready { disposable.dispose() }
+        // Still here only when the subscription had already ended.
+        disposable?.dispose()
     }
 
     /// Ends the subscription (the source ended, the `!`, or the cleanup);
     /// a subscription made later is disposed as soon as it is made.
     @inlinable
     func end() {
-        let disposable = lock.withLock { () -> (any Disposable)? in
+        // Moved out under the lock, not copied (see `subscribe()`).
+        var disposable: (any Disposable)?
+        lock.withLock {
             ended = true
-            defer { subscription = nil }
-            return subscription
+            swap(&disposable, &subscription)
         }
         disposable?.dispose()
     }
