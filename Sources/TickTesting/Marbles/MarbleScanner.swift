@@ -84,8 +84,9 @@ struct MarbleScanner {
     }
 
     /// The markers of the most common diagram, in whole frames, without the
-    /// general scan: `false` (and `found` never called) for any text it does
-    /// not cover, which then takes ``scan(_:)``.
+    /// general scan: `false` for any text it does not cover, which then takes
+    /// ``scan(_:)``. It may have handed `found` some markers before it finds
+    /// out (one pass): on `false` the caller discards them.
     ///
     /// It covers cold and hot diagrams of printable ASCII (`!` through `~`)
     /// with no whitespace (so no durations), no `^` and no `!`, whose last
@@ -96,10 +97,9 @@ struct MarbleScanner {
     /// character takes one frame, so that is `count × frame`). There every
     /// time is a whole number of frames from the start, which is what
     /// ``testTime(_:position:)`` gives for it (remainder zero), and the text
-    /// order is ``scan(_:)``'s. The text is read twice: first to decide, then
-    /// to hand each marker (its byte, its frame) to `found`.
-    /// `MarblePropertyTests` checks `Marbles.parse`, which takes this path
-    /// first, against ``scan()``'s marker array.
+    /// order is ``scan(_:)``'s: each marker (its byte, its frame) goes to
+    /// `found` as it is read. `MarblePropertyTests` checks `Marbles.parse`,
+    /// which takes this path first, against ``scan()``'s marker array.
     @usableFromInline
     func scanWholeFrames(_ found: (_ marker: UInt8, _ frame: Int) -> Void) -> Bool {
         guard mode == .cold || mode == .hot else { return false }
@@ -109,43 +109,32 @@ struct MarbleScanner {
             if let last = bytes.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") { return false }
             let (end, overflow) = Int128(count).multipliedReportingOverflow(by: frame)
             guard !overflow, end <= MarbleDuration.limit else { return false }
-            var inGroup = false
+            // The frame of the open group's `(`, or -1 outside a group.
+            var groupFrame = -1
             var terminated = false
-            for byte in bytes {
+            for index in 0..<count {
+                let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "-"):
                     break
                 case UInt8(ascii: "("):
-                    if inGroup { return false }
-                    inGroup = true
+                    if groupFrame >= 0 { return false }
+                    groupFrame = index
                 case UInt8(ascii: ")"):
-                    if !inGroup { return false }
-                    inGroup = false
+                    if groupFrame < 0 { return false }
+                    groupFrame = -1
                 case UInt8(ascii: "^"), UInt8(ascii: "!"):
                     return false
                 case 0x22...0x7E:
                     if terminated { return false }
                     if byte == UInt8(ascii: "|") || byte == UInt8(ascii: "#") { terminated = true }
+                    found(byte, groupFrame >= 0 ? groupFrame : index)
                 default:
                     // Whitespace, control characters, non-ASCII bytes.
                     return false
                 }
             }
-            if inGroup { return false }
-            var groupFrame: Int?
-            for index in 0..<count {
-                switch bytes[index] {
-                case UInt8(ascii: "-"):
-                    break
-                case UInt8(ascii: "("):
-                    groupFrame = index
-                case UInt8(ascii: ")"):
-                    groupFrame = nil
-                case let byte:
-                    found(byte, groupFrame ?? index)
-                }
-            }
-            return true
+            return groupFrame < 0
         }
     }
 

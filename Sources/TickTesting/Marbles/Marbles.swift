@@ -51,9 +51,10 @@ public enum Marbles {
         // diagram's events at once (a long one grows as usual).
         events.reserveCapacity(min(diagram.utf8.count, 32))
         // The common diagram first (whole frames, no error possible but a
-        // marker without a value): see `MarbleScanner.scanWholeFrames`. A
-        // marker without a value takes the general path below, which
-        // reports it as it always did.
+        // marker without a value): see `MarbleScanner.scanWholeFrames`. Text
+        // it does not cover, and a marker without a value, take the general
+        // path below (which reports errors as it always did), without the
+        // events made so far.
         var missingValue = false
         // Read once (a call into the standard library each time).
         let zero = Duration.zero
