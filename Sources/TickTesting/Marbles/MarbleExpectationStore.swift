@@ -301,11 +301,13 @@ final class MarbleExpectationStore: @unchecked Sendable {
 
     private func takeAll() -> (FewList<Check>, FewList<Cleanup>) {
         lock.withLock {
-            defer {
-                self.checks = FewList()
-                self.cleanups = FewList()
-            }
-            return (self.checks, self.cleanups)
+            // Moved out, empty lists left behind (returning the stored lists
+            // and then resetting them copied both: a retain and a release of
+            // everything they hold).
+            var (checks, cleanups) = (FewList<Check>(), FewList<Cleanup>())
+            swap(&checks, &self.checks)
+            swap(&cleanups, &self.cleanups)
+            return (checks, cleanups)
         }
     }
 }
