@@ -273,9 +273,9 @@ final class MarbleExpectationStore: @unchecked Sendable {
 
     /// Runs every pending check, then every cleanup; each runs once.
     func checkAll() {
-        let (checks, cleanups) = takeAll()
-        checks.forEach { $0.run() }
-        cleanups.forEach { $0.run() }
+        var (checks, cleanups) = takeAll()
+        checks.removeEach { $0.run() }
+        cleanups.removeEach { $0.run() }
     }
 
     /// Fails every expectation not checked yet, at its line, and lets go of
@@ -331,6 +331,16 @@ private struct FewList<Item> {
     func forEach(_ body: (Item) -> Void) {
         guard let first else { return }
         body(first)
+        for item in rest { body(item) }
+    }
+
+    /// ``forEach(_:)`` that empties the list, the first item moved out
+    /// rather than copied (the usual list holds only that one).
+    mutating func removeEach(_ body: (Item) -> Void) {
+        guard let first = first.take() else { return }
+        body(first)
+        let rest = self.rest
+        self.rest = []
         for item in rest { body(item) }
     }
 }
