@@ -58,12 +58,12 @@ public enum Marbles {
         var missingValue = false
         // Read once (a call into the standard library each time).
         let zero = Duration.zero
-        let covered = scanner.scanWholeFrames { marker, frame in
+        let covered = scanner.scanWholeFrames { marker, frames in
             guard !missingValue else { return }
             // Each event made in place in its `append` (a local event
             // appended was copied, then destroyed: outlined, about 40
             // instructions an event).
-            let time = TestTime(frames: frame, remainder: zero)
+            let time = TestTime(frames: frames, remainder: zero)
             switch marker {
             case UInt8(ascii: "|"): events.append(Recorded(time: time, value: .completed))
             case UInt8(ascii: "#"): events.append(Recorded(time: time, value: .error(error)))
