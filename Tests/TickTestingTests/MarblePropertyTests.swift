@@ -271,6 +271,98 @@ struct TimelineGenerator<Element> {
         #expect(seen.missingValue > 100 && seen.timeOutOfRange > 100, "\(seen)")
     }
 
+    /// `parse` reads the common diagram (printable ASCII, no whitespace, no
+    /// `^` or `!`, no error) in whole frames without the general scan, and
+    /// falls back to it for everything else. For 20 000 random strings made
+    /// mostly of what that path covers, with now and then a character it
+    /// does not (a space, `^`, `!`, an emoji, a duration unit at the end),
+    /// cold and hot, as `String` markers and through a values map lacking
+    /// one marker, at frames from one attosecond to ones so long that the
+    /// text passes the time limit: the same events, or the same error at the
+    /// same position, as reading all the markers first. Not vacuous: both
+    /// paths are taken many times, and a marker without a value is found on
+    /// text the fast path covers (it then falls back).
+    @Test func wholeFramePathAgreesWithTheMarkerArrayPath() {
+        let alphabet: [Character] = [
+            "-", "-", "-", "-", "a", "b", "c", "x", "(", ")", "(", ")", "|", "#", "1", "7", "~", "\"",
+        ]
+        let rare: [Character] = [" ", "^", "!", "🙂", "s", "m", "\t", "5", "."]
+        let frames: [Duration] = [
+            .milliseconds(1), Duration(totalAttoseconds: 1), .seconds(7), .seconds(100_000_000_000_000),
+            Duration(totalAttoseconds: Int128(Int64.max) + 1),
+        ]
+        let values: [Character: Int] = ["a": 1, "b": 2, "x": 3, "1": 10, "7": 7, "~": 0, "\"": 4, "🙂": 6, "5": 5]
+        func outcome<Element: Equatable>(_ read: () throws(MarbleError) -> [Recorded<Event<Element>>]) -> String {
+            do throws(MarbleError) {
+                return "\(try read())"
+            } catch {
+                return "error \(error.kind) at \(error.position): \(error.description)"
+            }
+        }
+        var rng = SeededGenerator(seed: 25)
+        var mismatches: [String] = []
+        var seen = (covered: 0, coveredWithEvents: 0, coveredMissingValue: 0, general: 0, generalErrors: 0)
+        for index in 0..<20_000 {
+            let length = Int.random(in: 0...14, using: &rng)
+            var characters = (0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "-" }
+            if index % 4 == 0, !characters.isEmpty {
+                characters[Int.random(in: 0..<characters.count, using: &rng)] = rare.randomElement(using: &rng) ?? " "
+            }
+            let diagram = String(characters)
+            let frame = frames[index % frames.count]
+            let temperature: Marbles.Temperature = index % 2 == 0 ? .cold : .hot
+            let (streamed, arrayed): (String, String)
+            let withValues = index % 3 == 0
+            if withValues {
+                streamed = outcome { () throws(MarbleError) in
+                    try Marbles.parse(diagram, temperature, values: values, frame: frame)
+                }
+                arrayed = outcome { () throws(MarbleError) in
+                    try Marbles.parseThroughMarkerArray(diagram, temperature, values: values, frame: frame)
+                }
+            } else {
+                streamed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
+                    try Marbles.parse(diagram, temperature, frame: frame)
+                }
+                arrayed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
+                    try Marbles.parseThroughMarkerArray(diagram, temperature, frame: frame)
+                }
+            }
+            if Marbles.readsInWholeFrames(diagram, temperature, frame: frame) {
+                seen.covered += 1
+                if streamed.hasPrefix("error missingValue") {
+                    seen.coveredMissingValue += 1
+                } else if streamed != "[]" {
+                    seen.coveredWithEvents += 1
+                }
+            } else {
+                seen.general += 1
+                if streamed.hasPrefix("error") { seen.generalErrors += 1 }
+            }
+            if streamed != arrayed, mismatches.count < 5 {
+                mismatches.append("\(diagram.debugDescription) \(temperature) \(frame):\n\(streamed)\n!=\n\(arrayed)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n\n"))")
+        #expect(seen.coveredWithEvents > 2000 && seen.coveredMissingValue > 100, "\(seen)")
+        #expect(seen.general > 2000 && seen.generalErrors > 1000, "\(seen)")
+    }
+
+    /// The whole-frame path gives frames and markers exactly: a group takes
+    /// the frame of its `(`, and the frames after it count its width.
+    @Test func wholeFramePathReadsGroupsAndTerminals() throws {
+        #expect(Marbles.readsInWholeFrames("-a-b-(cd)-|", .cold))
+        let events = try Marbles.parse("-a-b-(cd)-|") as [Recorded<Event<String>>]
+        #expect(events == [.next(1, "a"), .next(3, "b"), .next(5, "c"), .next(5, "d"), .completed(10)])
+        let failing = try Marbles.parse("(ab)#", .hot, values: ["a": 1, "b": 2]) as [Recorded<Event<Int>>]
+        #expect(failing.map(\.time) == [0, 0, 4])
+        #expect(failing.map(\.value.element) == [1, 2, nil] && failing.last?.value.error != nil)
+        // Not covered: whitespace, a subscription point, a trailing unit, an error.
+        for diagram in ["-a -|", "^-a|", "-a-5ms", "a|b", "(a", "a)", "((a))"] {
+            #expect(!Marbles.readsInWholeFrames(diagram, .hot), "\(diagram)")
+        }
+    }
+
     /// Text that is not all ASCII takes the `Character` path: value markers
     /// of any `Character` (emoji, accented letters, a flag of two scalars),
     /// positions counted in `Character`s, and "\r\n" one whitespace.

@@ -181,14 +181,18 @@ extension MarbleExpectation {
         guard lhs.count == rhs.count else { return false }
         // Indices rather than `zip`: this code is not specialized for the
         // element type, and a generic `zip` iterator costs far more per step.
+        // Each event matched where it is stored, one side at a time: a
+        // tuple of the two events copied both (outlined copies, each with
+        // its retains and releases).
         for index in lhs.indices {
-            let (left, right) = (lhs[index], rhs[index])
-            guard left.time == right.time else { return false }
-            switch (left.value, right.value) {
-            case (.next(let l), .next(let r)): guard areEqual(l, r) else { return false }
-            case (.error(let l), .error(let r)): guard errorsAreEqual(l, r) else { return false }
-            case (.completed, .completed): continue
-            default: return false
+            guard lhs[index].time == rhs[index].time else { return false }
+            switch lhs[index].value {
+            case .next(let l):
+                guard case .next(let r) = rhs[index].value, areEqual(l, r) else { return false }
+            case .error(let l):
+                guard case .error(let r) = rhs[index].value, errorsAreEqual(l, r) else { return false }
+            case .completed:
+                guard case .completed = rhs[index].value else { return false }
             }
         }
         return true

@@ -104,22 +104,25 @@ final class MarbleSubscriber<Source: ObservableType>: MarbleRecorder<Source.Elem
     /// ended while subscribing (the source ended at once) is disposed now.
     @inlinable
     func subscribe() {
-        let disposable = source.subscribe(self)
-        let endedAlready = lock.withLock { () -> Bool in
-            if !ended { subscription = disposable }
-            return ended
+        // Moved, never copied, in and out of the lock (each copy of an
+        // optional existential is an outlined copy and a destroy).
+        var disposable: (any Disposable)? = source.subscribe(self)
+        lock.withLock {
+            if !ended { subscription = disposable.take() }
         }
-        if endedAlready { disposable.dispose() }
+        // Still here only when the subscription had already ended.
+        disposable?.dispose()
     }
 
     /// Ends the subscription (the source ended, the `!`, or the cleanup);
     /// a subscription made later is disposed as soon as it is made.
     @inlinable
     func end() {
-        let disposable = lock.withLock { () -> (any Disposable)? in
+        // Moved out under the lock, not copied (see `subscribe()`).
+        var disposable: (any Disposable)?
+        lock.withLock {
             ended = true
-            defer { subscription = nil }
-            return subscription
+            swap(&disposable, &subscription)
         }
         disposable?.dispose()
     }
@@ -272,9 +275,9 @@ final class MarbleExpectationStore: @unchecked Sendable {
 
     /// Runs every pending check, then every cleanup; each runs once.
     func checkAll() {
-        let (checks, cleanups) = takeAll()
-        checks.forEach { $0.run() }
-        cleanups.forEach { $0.run() }
+        var (checks, cleanups) = takeAll()
+        checks.removeEach { $0.run() }
+        cleanups.removeEach { $0.run() }
     }
 
     /// Fails every expectation not checked yet, at its line, and lets go of
@@ -309,11 +312,13 @@ final class MarbleExpectationStore: @unchecked Sendable {
 
     private func takeAll() -> (FewList<Check>, FewList<Cleanup>) {
         lock.withLock {
-            defer {
-                self.checks = FewList()
-                self.cleanups = FewList()
-            }
-            return (self.checks, self.cleanups)
+            // Moved out, empty lists left behind (returning the stored lists
+            // and then resetting them copied both: a retain and a release of
+            // everything they hold).
+            var (checks, cleanups) = (FewList<Check>(), FewList<Cleanup>())
+            swap(&checks, &self.checks)
+            swap(&cleanups, &self.cleanups)
+            return (checks, cleanups)
         }
     }
 }
@@ -340,6 +345,16 @@ private struct FewList<Item> {
     func forEach(_ body: (Item) -> Void) {
         guard let first else { return }
         body(first)
+        for item in rest { body(item) }
+    }
+
+    /// ``forEach(_:)`` that empties the list, the first item moved out
+    /// rather than copied (the usual list holds only that one).
+    mutating func removeEach(_ body: (Item) -> Void) {
+        guard let first = first.take() else { return }
+        body(first)
+        let rest = self.rest
+        self.rest = []
         for item in rest { body(item) }
     }
 }

@@ -83,6 +83,65 @@ struct MarbleScanner {
         try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)), found)
     }
 
+    /// The markers of the most common diagram, in whole frames, without the
+    /// general scan: `false` for any text it does not cover, which then takes
+    /// ``scan(_:)``. It may have handed `found` some markers before it finds
+    /// out (one pass): on `false` the caller discards them.
+    ///
+    /// It covers cold and hot diagrams of printable ASCII (`!` through `~`)
+    /// with no whitespace (so no durations), no `^` and no `!`, whose last
+    /// character is not `s` or `m` (then the whole text could be a
+    /// duration), and that ``scan(_:)`` reads without an error: groups
+    /// neither nested nor unopened nor left open, nothing after `|` or `#`,
+    /// and the end of the text no later than `MarbleDuration.limit` (every
+    /// character takes one frame, so that is `count × frame`). There every
+    /// time is a whole number of frames from the start, which is what
+    /// ``testTime(_:position:)`` gives for it (remainder zero), and the text
+    /// order is ``scan(_:)``'s: each marker (its byte, its frame) goes to
+    /// `found` as it is read. `MarblePropertyTests` checks `Marbles.parse`,
+    /// which takes this path first, against ``scan()``'s marker array.
+    @usableFromInline
+    func scanWholeFrames(_ found: (_ marker: UInt8, _ frame: Int) -> Void) -> Bool {
+        guard mode == .cold || mode == .hot else { return false }
+        var text = diagram
+        return text.withUTF8 { bytes -> Bool in
+            let count = bytes.count
+            if let last = bytes.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") { return false }
+            let (end, overflow) = Int128(count).multipliedReportingOverflow(by: frame)
+            guard !overflow, end <= MarbleDuration.limit else { return false }
+            // The frame of the open group's `(`, or -1 outside a group.
+            var groupFrame = -1
+            var terminated = false
+            for index in 0..<count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "-"):
+                    break
+                case UInt8(ascii: "("):
+                    if groupFrame >= 0 { return false }
+                    groupFrame = index
+                case UInt8(ascii: ")"):
+                    if groupFrame < 0 { return false }
+                    groupFrame = -1
+                case UInt8(ascii: "^"), UInt8(ascii: "!"):
+                    return false
+                case 0x22...0x7E:
+                    if terminated { return false }
+                    if byte == UInt8(ascii: "|") || byte == UInt8(ascii: "#") { terminated = true }
+                    found(byte, groupFrame >= 0 ? groupFrame : index)
+                default:
+                    // Whitespace, control characters, non-ASCII bytes.
+                    return false
+                }
+            }
+            return groupFrame < 0
+        }
+    }
+
+    /// The `Character` of an ASCII byte (from the table made once).
+    @usableFromInline
+    static func character(ascii byte: UInt8) -> Character { ASCIIMarbleText.character(byte) }
+
     /// The scan itself, over either representation of the text.
     private func scan<Text: MarbleScanText>(_ text: Text, _ found: (Item) -> Void) throws(MarbleError) {
         let count = text.count
@@ -252,7 +311,10 @@ struct ASCIIMarbleText: MarbleScanText {
         return byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 
-    func character(at index: Int) -> Character { ASCIIMarbleText.characters[Int(bytes[index])] }
+    func character(at index: Int) -> Character { ASCIIMarbleText.character(bytes[index]) }
+
+    /// The `Character` of an ASCII byte.
+    static func character(_ byte: UInt8) -> Character { characters[Int(byte)] }
 
     /// The 128 ASCII `Character`s, made once: making a `Character` from a
     /// byte builds a string each time (about 50 instructions a marker).
@@ -297,5 +359,20 @@ extension Marbles {
                 return "error: \(error.kind) at \(error.position)"
             }
         }.joined(separator: "\n")
+    }
+}
+
+extension Marbles {
+    /// Whether `parse` reads `diagram` through the whole-frame path
+    /// (`MarbleScanner.scanWholeFrames`) rather than the general scan. For
+    /// the tests that check the two agree, and that the first is taken.
+    @_spi(TickInternals)
+    public static func readsInWholeFrames(
+        _ diagram: String, _ temperature: Temperature, frame: Duration = .milliseconds(1)
+    ) -> Bool {
+        guard let scanner = try? MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame) else {
+            return false
+        }
+        return scanner.scanWholeFrames { _, _ in }
     }
 }

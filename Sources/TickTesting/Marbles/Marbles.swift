@@ -50,6 +50,34 @@ public enum Marbles {
         // Each event takes at least one character: room for a short
         // diagram's events at once (a long one grows as usual).
         events.reserveCapacity(min(diagram.utf8.count, 32))
+        // The common diagram first (whole frames, no error possible but a
+        // marker without a value): see `MarbleScanner.scanWholeFrames`. Text
+        // it does not cover, and a marker without a value, take the general
+        // path below (which reports errors as it always did), without the
+        // events made so far.
+        var missingValue = false
+        // Read once (a call into the standard library each time).
+        let zero = Duration.zero
+        let covered = scanner.scanWholeFrames { marker, frames in
+            guard !missingValue else { return }
+            // Each event made in place in its `append` (a local event
+            // appended was copied, then destroyed: outlined, about 40
+            // instructions an event).
+            let time = TestTime(frames: frames, remainder: zero)
+            switch marker {
+            case UInt8(ascii: "|"): events.append(Recorded(time: time, value: .completed))
+            case UInt8(ascii: "#"): events.append(Recorded(time: time, value: .error(error)))
+            default:
+                let character = MarbleScanner.character(ascii: marker)
+                guard let element = try? element(for: character, values: values, at: 0, in: diagram) else {
+                    missingValue = true
+                    return
+                }
+                events.append(Recorded(time: time, value: .next(element)))
+            }
+        }
+        if covered && !missingValue { return events }
+        events.removeAll(keepingCapacity: true)
         // What the text-order reading below would throw first (a marker
         // without a value, a time out of range), thrown only after the scan:
         // a structural error anywhere in the text comes first, as when the
