@@ -473,39 +473,61 @@ extension Marbles {
         for id in used.indices where used[id] { ids[table.markers[id]] = id }
         // Read through the non-generic scan, not `parse` for `Int` ids: that
         // would compile a copy of the generic parser for `Int`
-        // (Docs/Performance.md, "Build time"). The times are `parse`'s
-        // (relative to the `^`, as `parseShifted` takes them, which is right
-        // for every diagram); a marker with no id, or a time out of range,
-        // is text that does not read back, as when `parse` threw for it.
-        let frameDuration = Duration(totalAttoseconds: frame)
-        guard let scanned = try? scanObservable(text, hot ? .hot : .cold, frame: frameDuration) else { return false }
-        let (scanner, items, origin) = scanned
+        // (Docs/Performance.md, "Build time"). Each marker is checked as the
+        // scan finds it; its time only after the scan, relative to the `^`
+        // (as `parseShifted` takes times, which is right for every diagram).
+        // A marker with no id, or a time out of range, is text that does not
+        // read back, as when `parse` threw for it.
+        guard let scanner = try? MarbleScanner(text, mode: hot ? .hot : .cold, frame: Duration(totalAttoseconds: frame))
+        else { return false }
+        var matches = true
         var index = 0
-        for item in items {
-            let kind: Int
-            switch item.marker {
-            case .subscribe, .unsubscribe: continue
-            case .completed: kind = MarbleTimeline.completed
-            case .error: kind = MarbleTimeline.errorKind(0)
-            case .value(let marker):
-                guard let id = ids[marker] else { return false }
-                kind = id
+        var origin: Int128 = 0
+        var foundOrigin = false
+        var rawTimes: [Int128] = []
+        rawTimes.reserveCapacity(timeline.count)
+        do throws(MarbleError) {
+            try scanner.scan { item in
+                guard matches else { return }
+                let kind: Int
+                switch item.marker {
+                case .subscribe:
+                    if !foundOrigin { (origin, foundOrigin) = (item.time, true) }
+                    return
+                case .unsubscribe: return
+                case .completed: kind = MarbleTimeline.completed
+                case .error: kind = MarbleTimeline.errorKind(0)
+                case .value(let marker):
+                    guard let id = ids[marker] else {
+                        matches = false
+                        return
+                    }
+                    kind = id
+                }
+                guard index < timeline.count else {
+                    matches = false
+                    return
+                }
+                let expected = timeline.kinds[index]
+                if kind == MarbleTimeline.completed || kind >= 0 {
+                    matches = kind == expected
+                } else {
+                    matches = expected < MarbleTimeline.completed && timeline.firstError.map {
+                        errorsAreEqual($0, timeline.errors[MarbleTimeline.errorIndex(expected)])
+                    } == true
+                }
+                rawTimes.append(item.time)
+                index += 1
             }
-            guard index < timeline.count,
-                let time = try? scanner.testTime(item.time - origin, position: item.position),
-                time == timeline.times[index]
-            else { return false }
-            let expected = timeline.kinds[index]
-            if kind == MarbleTimeline.completed || kind >= 0 {
-                guard kind == expected else { return false }
-            } else {
-                guard expected < MarbleTimeline.completed, let first = timeline.firstError,
-                    errorsAreEqual(first, timeline.errors[MarbleTimeline.errorIndex(expected)])
-                else { return false }
-            }
-            index += 1
+        } catch {
+            return false
         }
-        guard index == timeline.count else { return false }
+        guard matches, index == timeline.count else { return false }
+        for (index, raw) in rawTimes.enumerated() {
+            guard let time = try? scanner.testTime(raw - origin, position: 0), time == timeline.times[index] else {
+                return false
+            }
+        }
         return true
     }
 
