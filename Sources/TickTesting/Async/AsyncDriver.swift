@@ -618,7 +618,8 @@ final class AsyncDriver: @unchecked Sendable {
         let site = lastSite ?? CallSite()
         let report = onStuckStorage
         lock.unlock()
-        asleep.sort { $0.deadline < $1.deadline }
+        // By deadline, stably, through the module's one sort (stableOrder).
+        asleep = stableOrder(asleep.map { $0.deadline.offset.totalAttoseconds }).map { asleep[$0] }
         var lines = asleep.prefix(5).map { sleep in
             "  - a sleep on virtualClock by \(sleep.isRoot ? "the test body" : "a task the scheduler drives"), due at \(scheduler.testTime(for: sleep.deadline))"
         }

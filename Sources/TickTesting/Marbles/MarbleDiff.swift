@@ -250,11 +250,11 @@ extension Marbles {
     ) -> [EventDifference] {
         /// The side's events by time: (time, index into the timeline).
         func timed(_ timeline: MarbleTimeline) -> [(time: Int128, index: Int)] {
-            var list: [(time: Int128, index: Int)] = timeline.times.enumerated().map { ($1.attoseconds(frame: frame), $0) }
-            if !zip(list, list.dropFirst()).allSatisfy({ $0.0 <= $1.0 }) {
-                list.sort { ($0.time, $0.index) < ($1.time, $1.index) }
+            let times = timeline.times.map { $0.attoseconds(frame: frame) }
+            if zip(times, times.dropFirst()).allSatisfy({ $0 <= $1 }) {
+                return times.enumerated().map { ($1, $0) }
             }
-            return list
+            return stableOrder(times).map { (times[$0], $0) }
         }
         let left = timed(expected)
         let right = timed(actual)
@@ -311,4 +311,15 @@ extension Marbles {
         }
         return column
     }
+}
+
+/// The indices of `keys` in the order of their keys, equal keys in index
+/// order (a stable sort). TickTesting's sorts by time go through this one
+/// function, so that the module holds one copy of the standard library's
+/// sort, not one per element type and comparison (Docs/Performance.md,
+/// "Build time").
+func stableOrder(_ keys: [Int128]) -> [Int] {
+    var order = Array(keys.indices)
+    order.sort { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+    return order
 }

@@ -48,9 +48,9 @@ struct MarbleLayout {
 struct ElementIndex<Element: Equatable> {
     // Typed tables for the common element types (the casts below cost
     // nothing once the code is specialized), `AnyHashable` for the rest.
-    private var strings: [String: Int] = [:]
-    private var integers: [Int: Int] = [:]
-    private var hashed: [AnyHashable: Int] = [:]
+    private var strings = [String: Int]()
+    private var integers = [Int: Int]()
+    private var hashed = [AnyHashable: Int]()
     private var unhashed: [(element: Element, index: Int)] = []
 
     func find(_ element: Element) -> Int? {
@@ -469,25 +469,63 @@ extension Marbles {
         _ text: String, hot: Bool, _ timeline: MarbleTimeline, table: MarkerTable, used: [Bool],
         elements: MarbleElements, frame: Int128
     ) -> Bool {
-        var ids: [Character: Int] = [:]
+        var ids = [Character: Int]()
         for id in used.indices where used[id] { ids[table.markers[id]] = id }
-        guard
-            let reread: [Recorded<Event<Int>>] = try? parse(
-                text, hot ? .hot : .cold, values: ids, frame: .init(totalAttoseconds: frame)),
-            reread.count == timeline.count
+        // Read through the non-generic scan, not `parse` for `Int` ids: that
+        // would compile a copy of the generic parser for `Int`
+        // (Docs/Performance.md, "Build time"). Each marker is checked as the
+        // scan finds it; its time only after the scan, relative to the `^`
+        // (as `parseShifted` takes times, which is right for every diagram).
+        // A marker with no id, or a time out of range, is text that does not
+        // read back, as when `parse` threw for it.
+        guard let scanner = try? MarbleScanner(text, mode: hot ? .hot : .cold, frame: Duration(totalAttoseconds: frame))
         else { return false }
-        for (index, event) in reread.enumerated() {
-            guard event.time == timeline.times[index] else { return false }
-            let kind = timeline.kinds[index]
-            switch event.value {
-            case .next(let id):
-                guard id == kind else { return false }
-            case .completed:
-                guard kind == MarbleTimeline.completed else { return false }
-            case .error:
-                guard kind < MarbleTimeline.completed, let first = timeline.firstError,
-                    errorsAreEqual(first, timeline.errors[MarbleTimeline.errorIndex(kind)])
-                else { return false }
+        var matches = true
+        var index = 0
+        var origin: Int128 = 0
+        var foundOrigin = false
+        var rawTimes: [Int128] = []
+        rawTimes.reserveCapacity(timeline.count)
+        do throws(MarbleError) {
+            try scanner.scan { item in
+                guard matches else { return }
+                let kind: Int
+                switch item.marker {
+                case .subscribe:
+                    if !foundOrigin { (origin, foundOrigin) = (item.time, true) }
+                    return
+                case .unsubscribe: return
+                case .completed: kind = MarbleTimeline.completed
+                case .error: kind = MarbleTimeline.errorKind(0)
+                case .value(let marker):
+                    guard let id = ids[marker] else {
+                        matches = false
+                        return
+                    }
+                    kind = id
+                }
+                guard index < timeline.count else {
+                    matches = false
+                    return
+                }
+                let expected = timeline.kinds[index]
+                if kind == MarbleTimeline.completed || kind >= 0 {
+                    matches = kind == expected
+                } else {
+                    matches = expected < MarbleTimeline.completed && timeline.firstError.map {
+                        errorsAreEqual($0, timeline.errors[MarbleTimeline.errorIndex(expected)])
+                    } == true
+                }
+                rawTimes.append(item.time)
+                index += 1
+            }
+        } catch {
+            return false
+        }
+        guard matches, index == timeline.count else { return false }
+        for (index, raw) in rawTimes.enumerated() {
+            guard let time = try? scanner.testTime(raw - origin, position: 0), time == timeline.times[index] else {
+                return false
             }
         }
         return true

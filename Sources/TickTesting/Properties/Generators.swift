@@ -129,9 +129,8 @@ public struct TimelineGen<Element> {
             times.append(span.lowerBound &+ Int(truncatingIfNeeded: choices.draw(upTo: width)))
             elements.append(values.generate(choices))
         }
-        var order = Array(times.indices)
         // Stable: same-frame elements keep their generated order.
-        order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
+        let order = stableOrder(times.map { Int128($0) })
         var events: [Recorded<Event<Element>>] = []
         events.reserveCapacity(order.count + 1)
         for index in order { events.append(Recorded(time: TestTime(times[index]), value: .next(elements[index]))) }

@@ -29,13 +29,13 @@ final class OrderExplorer: @unchecked Sendable {
     static let explicitSource: UInt64 = 1 << 63
 
     /// The source of every pending entry.
-    private var sources: [UInt64: UInt64] = [:]
+    private var sources = [UInt64: UInt64]()
     /// The source of work scheduled from outside the scheduler's actions.
     var outsideSource: UInt64 = OrderExplorer.explicitSource
     /// The action running now (the source of what it schedules).
     private var runningSource: UInt64 = OrderExplorer.explicitSource
     /// When each action ran (for naming action sources in the report).
-    private var actionTimes: [UInt64: Int128] = [:]
+    private var actionTimes = [UInt64: Int128]()
     /// Names of explicit sources.
     private var names: [UInt64: String] = [OrderExplorer.explicitSource: "the test"]
     private var nextExplicit: UInt64 = OrderExplorer.explicitSource + 1

@@ -174,20 +174,32 @@ public struct GroupedObservable<Key, Element>: ObservableType {
     public func asObservable() -> Observable<Element> { source }
 }
 
-func checkedTimeSpan(_ timeSpan: Duration, _ what: @autoclosure () -> String) -> Bool {
+// Plain strings and out-of-line reports: one copy of each message, not one
+// per caller (Docs/Performance.md, "Build time").
+func checkedTimeSpan(_ timeSpan: Duration, _ what: String) -> Bool {
     if timeSpan <= .zero {
-        Misuse.report("\(what()) was given a time span of \(timeSpan); it must be positive. The sequence fails with TickError.argumentOutOfRange.")
+        reportNonPositiveTimeSpan(timeSpan, what)
         return false
     }
     return true
 }
 
-func checkedCount(_ count: Int, _ what: @autoclosure () -> String) -> Int {
+@inline(never)
+func reportNonPositiveTimeSpan(_ timeSpan: Duration, _ what: String) {
+    Misuse.report("\(what) was given a time span of \(timeSpan); it must be positive. The sequence fails with TickError.argumentOutOfRange.")
+}
+
+func checkedCount(_ count: Int, _ what: String) -> Int {
     if count < 1 {
-        Misuse.report("\(what()) was given a count of \(count); it must be at least 1. Using 1.")
+        reportCountBelowOne(count, what)
         return 1
     }
     return count
+}
+
+@inline(never)
+func reportCountBelowOne(_ count: Int, _ what: String) {
+    Misuse.report("\(what) was given a count of \(count); it must be at least 1. Using 1.")
 }
 
 /// The shared clock of buffer and window: the current chunk's deadline and
