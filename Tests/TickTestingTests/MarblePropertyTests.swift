@@ -201,6 +201,37 @@ struct TimelineGenerator<Element> {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n\n"))")
     }
 
+    /// What `parse` and `parseThroughMarkerArray` make of `diagram`, each as
+    /// text (the events, or the error's kind, position and message), through
+    /// `values` when given, as `String` markers otherwise.
+    static func bothPaths(
+        _ diagram: String, _ temperature: Marbles.Temperature, values: [Character: Int]?, frame: Duration
+    ) -> (parsed: String, throughMarkerArray: String) {
+        func outcome<Element: Equatable>(_ read: () throws(MarbleError) -> [Recorded<Event<Element>>]) -> String {
+            do throws(MarbleError) {
+                return "\(try read())"
+            } catch {
+                return "error \(error.kind) at \(error.position): \(error.description)"
+            }
+        }
+        guard let values else {
+            return (
+                outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
+                    try Marbles.parse(diagram, temperature, frame: frame)
+                },
+                outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
+                    try Marbles.parseThroughMarkerArray(diagram, temperature, frame: frame)
+                }
+            )
+        }
+        return (
+            outcome { () throws(MarbleError) in try Marbles.parse(diagram, temperature, values: values, frame: frame) },
+            outcome { () throws(MarbleError) in
+                try Marbles.parseThroughMarkerArray(diagram, temperature, values: values, frame: frame)
+            }
+        )
+    }
+
     /// `Marbles.parse` makes each event as the scan finds its marker, and
     /// keeps a value or time error until the scan has ended (a structural
     /// error anywhere comes first). For 20 000 random strings, read cold and
@@ -218,13 +249,6 @@ struct TimelineGenerator<Element> {
         ]
         // No entry for "c": a marker without a value.
         let values: [Character: Int] = ["a": 1, "b": 2, "1": 10, "0": 0, "5": 5, ".": 9, "m": 7, "s": 8, "🙂": 6]
-        func outcome<Element: Equatable>(_ read: () throws(MarbleError) -> [Recorded<Event<Element>>]) -> String {
-            do throws(MarbleError) {
-                return "\(try read())"
-            } catch {
-                return "error \(error.kind) at \(error.position): \(error.description)"
-            }
-        }
         var rng = SeededGenerator(seed: 11)
         var mismatches: [String] = []
         var seen = (events: 0, missingValue: 0, timeOutOfRange: 0, structural: 0)
@@ -235,22 +259,8 @@ struct TimelineGenerator<Element> {
             if index % 5 == 0 { diagram = "a 1000000000000000s b " + diagram }
             let frame = frames[index % frames.count]
             let temperature: Marbles.Temperature = index % 2 == 0 ? .cold : .hot
-            let (streamed, arrayed): (String, String)
-            if index % 3 == 0 {
-                streamed = outcome { () throws(MarbleError) in
-                    try Marbles.parse(diagram, temperature, values: values, frame: frame)
-                }
-                arrayed = outcome { () throws(MarbleError) in
-                    try Marbles.parseThroughMarkerArray(diagram, temperature, values: values, frame: frame)
-                }
-            } else {
-                streamed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
-                    try Marbles.parse(diagram, temperature, frame: frame)
-                }
-                arrayed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
-                    try Marbles.parseThroughMarkerArray(diagram, temperature, frame: frame)
-                }
-            }
+            let (streamed, arrayed) = Self.bothPaths(
+                diagram, temperature, values: index % 3 == 0 ? values : nil, frame: frame)
             if streamed.hasPrefix("error missingValue") {
                 seen.missingValue += 1
             } else if streamed.hasPrefix("error timeOutOfRange") {
@@ -292,13 +302,6 @@ struct TimelineGenerator<Element> {
             Duration(totalAttoseconds: Int128(Int64.max) + 1),
         ]
         let values: [Character: Int] = ["a": 1, "b": 2, "x": 3, "1": 10, "7": 7, "~": 0, "\"": 4, "🙂": 6, "5": 5]
-        func outcome<Element: Equatable>(_ read: () throws(MarbleError) -> [Recorded<Event<Element>>]) -> String {
-            do throws(MarbleError) {
-                return "\(try read())"
-            } catch {
-                return "error \(error.kind) at \(error.position): \(error.description)"
-            }
-        }
         var rng = SeededGenerator(seed: 25)
         var mismatches: [String] = []
         var seen = (covered: 0, coveredWithEvents: 0, coveredMissingValue: 0, general: 0, generalErrors: 0)
@@ -311,23 +314,8 @@ struct TimelineGenerator<Element> {
             let diagram = String(characters)
             let frame = frames[index % frames.count]
             let temperature: Marbles.Temperature = index % 2 == 0 ? .cold : .hot
-            let (streamed, arrayed): (String, String)
-            let withValues = index % 3 == 0
-            if withValues {
-                streamed = outcome { () throws(MarbleError) in
-                    try Marbles.parse(diagram, temperature, values: values, frame: frame)
-                }
-                arrayed = outcome { () throws(MarbleError) in
-                    try Marbles.parseThroughMarkerArray(diagram, temperature, values: values, frame: frame)
-                }
-            } else {
-                streamed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
-                    try Marbles.parse(diagram, temperature, frame: frame)
-                }
-                arrayed = outcome { () throws(MarbleError) -> [Recorded<Event<String>>] in
-                    try Marbles.parseThroughMarkerArray(diagram, temperature, frame: frame)
-                }
-            }
+            let (streamed, arrayed) = Self.bothPaths(
+                diagram, temperature, values: index % 3 == 0 ? values : nil, frame: frame)
             if Marbles.readsInWholeFrames(diagram, temperature, frame: frame) {
                 seen.covered += 1
                 if streamed.hasPrefix("error missingValue") {
