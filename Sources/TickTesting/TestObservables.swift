@@ -281,8 +281,10 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         // Its scheduler released, nothing can happen any more.
         guard let scheduler = owner else { return Disposables.create() }
         let index = log.subscribed(at: scheduler.clock)
-        // What `AnyObserver(observer)` does, with the metatype given at
-        // creation (see ``anyObserverType``).
+        // What `AnyObserver(observer)` does (the same rule as its
+        // initializer in Observer.swift), with the metatype given at creation
+        // (see ``anyObserverType``); an SPI initializer taking it cannot be
+        // called here, since this `@inlinable` code is public.
         let wrapped =
             Observer.self == anyObserverType
             ? unsafeBitCast(observer, to: AnyObserver<Element>.self) : AnyObserver(eventHandler: observer.on)

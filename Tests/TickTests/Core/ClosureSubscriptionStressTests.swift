@@ -6,7 +6,7 @@ import TickTesting
 /// The disposable that `subscribe(onNext:…)` returns is the observer itself,
 /// which lets go of its closures when disposed or terminated: never while one
 /// of them runs, even if the disposal comes from another thread during a
-/// delivery (ClosureSink's protocol, Observable.swift).
+/// delivery (ClosureSink's protocol, ClosureSink.swift).
 @Suite(.checksResourceLeaks) struct ClosureSubscriptionStressTests {
     /// What the closures capture: the test watches it go away.
     final class Captured: @unchecked Sendable {
