@@ -60,19 +60,43 @@ struct FIFOQueue<Element> {
     /// Taken when the storage is absent, shared or full: out of line.
     @inlinable @inline(never)
     mutating func reallocate(minimumCapacity: Int) {
-        var capacity = Swift.max(4, storage?.capacity ?? 0)
-        while capacity < minimumCapacity { capacity &*= 2 }
-        let grown = FIFOStorage<Element>(capacity: capacity)
-        // Asked before `old` below holds a second reference.
+        // Asked before `grown(from:)` holds a second reference.
         let unique = isKnownUniquelyReferenced(&storage)
-        if let old = storage {
-            if unique {
-                old.moveAll(into: grown)
-            } else {
-                old.copyAll(into: grown)
-            }
+        storage = FIFOStorage.grown(from: storage, minimumCapacity: minimumCapacity, unique: unique)
+    }
+}
+
+/// A ``FIFOQueue`` that cannot be copied, for a queue that lives in one
+/// object all its life (an operator's sink): with no copy to share its
+/// storage, it skips the uniqueness check that `FIFOQueue` makes on every
+/// change (two runtime calls per element through `delay`).
+@usableFromInline
+struct OwnedFIFOQueue<Element>: ~Copyable {
+    @usableFromInline var storage: FIFOStorage<Element>?
+
+    @inlinable init() {}
+
+    /// A part of the first element, read in place.
+    @inlinable func first<Part>(_ part: (Element) -> Part) -> Part? {
+        guard let storage, storage.count > 0 else { return nil }
+        return part(storage.elements[storage.head])
+    }
+
+    @inlinable mutating func append(_ element: consuming Element) {
+        if storage == nil || storage.unsafelyUnwrapped.isFull {
+            storage = FIFOStorage.grown(from: storage, minimumCapacity: (storage?.count ?? 0) &+ 1, unique: true)
         }
-        storage = grown
+        storage.unsafelyUnwrapped.append(element)
+    }
+
+    @inlinable @discardableResult
+    mutating func removeFirst() -> Element? {
+        guard let storage, storage.count > 0 else { return nil }
+        return storage.removeFirst()
+    }
+
+    @inlinable mutating func removeAll() {
+        storage = nil
     }
 }
 
@@ -91,6 +115,25 @@ final class FIFOStorage<Element> {
     @inlinable init(capacity: Int) {
         elements = .allocate(capacity: capacity)
         self.capacity = capacity
+    }
+
+    /// A storage of at least `minimumCapacity` slots (4 at least, doubling
+    /// from `old`'s), holding `old`'s elements in order from slot 0: moved
+    /// out of `old` when the caller holds the only reference to it
+    /// (`unique`), copied otherwise. Out of line: taken only to grow.
+    @inlinable @inline(never)
+    static func grown(from old: FIFOStorage?, minimumCapacity: Int, unique: Bool) -> FIFOStorage {
+        var capacity = Swift.max(4, old?.capacity ?? 0)
+        while capacity < minimumCapacity { capacity &*= 2 }
+        let grown = FIFOStorage(capacity: capacity)
+        if let old {
+            if unique {
+                old.moveAll(into: grown)
+            } else {
+                old.copyAll(into: grown)
+            }
+        }
+        return grown
     }
 
     deinit {

@@ -127,4 +127,39 @@ import Testing
         #expect(queue.first == 1)
         #expect(queue.count == 3)
     }
+
+    /// `OwnedFIFOQueue` (a queue that is never copied, so it skips the
+    /// uniqueness check) against an array: random appends, removals and
+    /// clears across wrap-around and growth, reading the head in place, with
+    /// every element released exactly once, including those still queued
+    /// when it is dropped.
+    @Test(arguments: [6, 7, 8])
+    func theOwnedQueueMatchesAnArray(seed: UInt64) {
+        let counter = Counter()
+        do {
+            var generator = Generator(state: seed)
+            var queue = OwnedFIFOQueue<Tracked>()
+            var model: [Int] = []
+            var value = 0
+            for _ in 0..<4_000 {
+                switch generator.next(10) {
+                case 0..<5:
+                    queue.append(Tracked(value, counter))
+                    model.append(value)
+                    value += 1
+                case 5..<9:
+                    #expect(queue.removeFirst()?.value == (model.isEmpty ? nil : model.removeFirst()))
+                default:
+                    if generator.next(20) == 0 {
+                        queue.removeAll()
+                        model.removeAll()
+                    }
+                }
+                #expect(queue.first { $0.value } == model.first)
+                #expect(counter.live == model.count)
+            }
+            #expect(!model.isEmpty, "the run ends with elements queued, so dropping the queue is checked")
+        }
+        #expect(counter.live == 0)
+    }
 }
