@@ -6,18 +6,18 @@
 /// be shifted down every so often); only growing moves them, in order, to the
 /// front of a buffer twice as big.
 ///
-/// A value type with copy-on-write storage: a copy shares the buffer until
-/// one of them changes it. The buffer is a ``FIFOStorage``, whose slots are
-/// read and written without bounds checks and hold elements, not optionals.
-/// Its invariants (kept by every method here and checked by
-/// `FIFOQueueTests`):
+/// Not copyable: every queue lives in one object (an operator's sink, a
+/// subject) all its life, so there is no copy to share its buffer and no
+/// uniqueness check to make on every change (copy-on-write cost two runtime
+/// calls per element through `delay`). The buffer is a ``FIFOStorage``,
+/// whose slots are read and written without bounds checks and hold
+/// elements, not optionals. Its invariants (kept by every method here and
+/// checked by `FIFOQueueTests`):
 /// - `capacity` is 0 or a power of two, and `0 <= count <= capacity`;
 /// - exactly the `count` slots from `head` (wrapping) are initialized;
-/// - the storage is changed only through a queue that holds the only
-///   reference to it (`isKnownUniquelyReferenced`), so no other queue sees
-///   a slot change under it.
+/// - only the queue that made the storage refers to it.
 @usableFromInline
-struct FIFOQueue<Element> {
+struct FIFOQueue<Element>: ~Copyable {
     @usableFromInline var storage: FIFOStorage<Element>?
 
     @inlinable init() {}
@@ -38,54 +38,7 @@ struct FIFOQueue<Element> {
     }
 
     @inlinable mutating func append(_ element: consuming Element) {
-        if !isKnownUniquelyReferenced(&storage) || storage.unsafelyUnwrapped.isFull {
-            reallocate(minimumCapacity: count &+ 1)
-        }
-        storage.unsafelyUnwrapped.append(element)
-    }
-
-    @inlinable @discardableResult
-    mutating func removeFirst() -> Element? {
-        guard count > 0 else { return nil }
-        if !isKnownUniquelyReferenced(&storage) { reallocate(minimumCapacity: count) }
-        return storage.unsafelyUnwrapped.removeFirst()
-    }
-
-    @inlinable mutating func removeAll() {
-        storage = nil
-    }
-
-    /// Replaces the storage by one of at least `minimumCapacity` (4 at
-    /// least, doubling), holding copies of the elements in order from slot 0.
-    /// Taken when the storage is absent, shared or full: out of line.
-    @inlinable @inline(never)
-    mutating func reallocate(minimumCapacity: Int) {
-        // Asked before `grown(from:)` holds a second reference.
-        let unique = isKnownUniquelyReferenced(&storage)
-        storage = FIFOStorage.grown(from: storage, minimumCapacity: minimumCapacity, unique: unique)
-    }
-}
-
-/// A ``FIFOQueue`` that cannot be copied, for a queue that lives in one
-/// object all its life (an operator's sink): with no copy to share its
-/// storage, it skips the uniqueness check that `FIFOQueue` makes on every
-/// change (two runtime calls per element through `delay`).
-@usableFromInline
-struct OwnedFIFOQueue<Element>: ~Copyable {
-    @usableFromInline var storage: FIFOStorage<Element>?
-
-    @inlinable init() {}
-
-    /// A part of the first element, read in place.
-    @inlinable func first<Part>(_ part: (Element) -> Part) -> Part? {
-        guard let storage, storage.count > 0 else { return nil }
-        return part(storage.elements[storage.head])
-    }
-
-    @inlinable mutating func append(_ element: consuming Element) {
-        if storage == nil || storage.unsafelyUnwrapped.isFull {
-            storage = FIFOStorage.grown(from: storage, minimumCapacity: (storage?.count ?? 0) &+ 1, unique: true)
-        }
+        if storage == nil || storage.unsafelyUnwrapped.isFull { grow() }
         storage.unsafelyUnwrapped.append(element)
     }
 
@@ -97,6 +50,16 @@ struct OwnedFIFOQueue<Element>: ~Copyable {
 
     @inlinable mutating func removeAll() {
         storage = nil
+    }
+
+    /// Replaces the storage (absent or full) by one twice as big (4 at
+    /// least), holding the elements in order from slot 0. Out of line: taken
+    /// only to grow.
+    @inlinable @inline(never)
+    mutating func grow() {
+        let grown = FIFOStorage<Element>(capacity: Swift.max(4, (storage?.capacity ?? 0) &* 2))
+        storage?.moveAll(into: grown)
+        storage = grown
     }
 }
 
@@ -115,25 +78,6 @@ final class FIFOStorage<Element> {
     @inlinable init(capacity: Int) {
         elements = .allocate(capacity: capacity)
         self.capacity = capacity
-    }
-
-    /// A storage of at least `minimumCapacity` slots (4 at least, doubling
-    /// from `old`'s), holding `old`'s elements in order from slot 0: moved
-    /// out of `old` when the caller holds the only reference to it
-    /// (`unique`), copied otherwise. Out of line: taken only to grow.
-    @inlinable @inline(never)
-    static func grown(from old: FIFOStorage?, minimumCapacity: Int, unique: Bool) -> FIFOStorage {
-        var capacity = Swift.max(4, old?.capacity ?? 0)
-        while capacity < minimumCapacity { capacity &*= 2 }
-        let grown = FIFOStorage(capacity: capacity)
-        if let old {
-            if unique {
-                old.moveAll(into: grown)
-            } else {
-                old.copyAll(into: grown)
-            }
-        }
-        return grown
     }
 
     deinit {
@@ -166,13 +110,5 @@ final class FIFOStorage<Element> {
     /// enough); this storage is left empty.
     @inlinable func moveAll(into other: FIFOStorage<Element>) {
         while count > 0 { other.append(removeFirst()) }
-    }
-
-    /// Copies the elements, in order, to the front of `other` (empty, big
-    /// enough); this storage is unchanged.
-    @inlinable func copyAll(into other: FIFOStorage<Element>) {
-        for offset in 0..<count {
-            other.append(elements[(head &+ offset) & (capacity &- 1)])
-        }
     }
 }

@@ -35,7 +35,7 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     /// The elements waiting, each with the instant it is due. Elements, not
     /// events: an element of a trivial type is copied as plain words, where
     /// an `Event` (which may hold an error) goes through its value witnesses.
-    @usableFromInline @exclusivity(unchecked) var queue = OwnedFIFOQueue<(due: SchedulerInstant, element: Element)>()
+    @usableFromInline @exclusivity(unchecked) var queue = FIFOQueue<(due: SchedulerInstant, element: Element)>()
     /// When the source's completion is due, once it has completed. It is the
     /// last event, so it goes out once `queue` is empty.
     @usableFromInline @exclusivity(unchecked) var completionDue: SchedulerInstant?
