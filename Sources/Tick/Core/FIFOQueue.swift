@@ -6,18 +6,18 @@
 /// be shifted down every so often); only growing moves them, in order, to the
 /// front of a buffer twice as big.
 ///
-/// A value type with copy-on-write storage: a copy shares the buffer until
-/// one of them changes it. The buffer is a ``FIFOStorage``, whose slots are
-/// read and written without bounds checks and hold elements, not optionals.
-/// Its invariants (kept by every method here and checked by
-/// `FIFOQueueTests`):
+/// Not copyable: every queue lives in one object (an operator's sink, a
+/// subject) all its life, so there is no copy to share its buffer and no
+/// uniqueness check to make on every change (copy-on-write cost two runtime
+/// calls per element through `delay`). The buffer is a ``FIFOStorage``,
+/// whose slots are read and written without bounds checks and hold
+/// elements, not optionals. Its invariants (kept by every method here and
+/// checked by `FIFOQueueTests`):
 /// - `capacity` is 0 or a power of two, and `0 <= count <= capacity`;
 /// - exactly the `count` slots from `head` (wrapping) are initialized;
-/// - the storage is changed only through a queue that holds the only
-///   reference to it (`isKnownUniquelyReferenced`), so no other queue sees
-///   a slot change under it.
+/// - only the queue that made the storage refers to it.
 @usableFromInline
-struct FIFOQueue<Element> {
+struct FIFOQueue<Element>: ~Copyable {
     @usableFromInline var storage: FIFOStorage<Element>?
 
     @inlinable init() {}
@@ -38,40 +38,27 @@ struct FIFOQueue<Element> {
     }
 
     @inlinable mutating func append(_ element: consuming Element) {
-        if !isKnownUniquelyReferenced(&storage) || storage.unsafelyUnwrapped.isFull {
-            reallocate(minimumCapacity: count &+ 1)
-        }
+        if storage == nil || storage.unsafelyUnwrapped.isFull { grow() }
         storage.unsafelyUnwrapped.append(element)
     }
 
     @inlinable @discardableResult
     mutating func removeFirst() -> Element? {
-        guard count > 0 else { return nil }
-        if !isKnownUniquelyReferenced(&storage) { reallocate(minimumCapacity: count) }
-        return storage.unsafelyUnwrapped.removeFirst()
+        guard let storage, storage.count > 0 else { return nil }
+        return storage.removeFirst()
     }
 
     @inlinable mutating func removeAll() {
         storage = nil
     }
 
-    /// Replaces the storage by one of at least `minimumCapacity` (4 at
-    /// least, doubling), holding copies of the elements in order from slot 0.
-    /// Taken when the storage is absent, shared or full: out of line.
+    /// Replaces the storage (absent or full) by one twice as big (4 at
+    /// least), holding the elements in order from slot 0. Out of line: taken
+    /// only to grow.
     @inlinable @inline(never)
-    mutating func reallocate(minimumCapacity: Int) {
-        var capacity = Swift.max(4, storage?.capacity ?? 0)
-        while capacity < minimumCapacity { capacity &*= 2 }
-        let grown = FIFOStorage<Element>(capacity: capacity)
-        // Asked before `old` below holds a second reference.
-        let unique = isKnownUniquelyReferenced(&storage)
-        if let old = storage {
-            if unique {
-                old.moveAll(into: grown)
-            } else {
-                old.copyAll(into: grown)
-            }
-        }
+    mutating func grow() {
+        let grown = FIFOStorage<Element>(capacity: Swift.max(4, (storage?.capacity ?? 0) &* 2))
+        storage?.moveAll(into: grown)
         storage = grown
     }
 }
@@ -123,13 +110,5 @@ final class FIFOStorage<Element> {
     /// enough); this storage is left empty.
     @inlinable func moveAll(into other: FIFOStorage<Element>) {
         while count > 0 { other.append(removeFirst()) }
-    }
-
-    /// Copies the elements, in order, to the front of `other` (empty, big
-    /// enough); this storage is unchanged.
-    @inlinable func copyAll(into other: FIFOStorage<Element>) {
-        for offset in 0..<count {
-            other.append(elements[(head &+ offset) & (capacity &- 1)])
-        }
     }
 }

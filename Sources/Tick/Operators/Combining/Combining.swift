@@ -128,17 +128,17 @@ extension Observable {
         let resultSelector =
             MainActorClosureCheck.forIsolation(isolation, operator: "zip")?.wrap(resultSelector) ?? resultSelector
         return Observable { observer in
-            var queues = [FIFOQueue<C.Element.Element>](repeating: FIFOQueue(), count: sources.count)
+            let slots = sources.map { PackSlot(for: $0) }
             let sink = ZipSink<Element>(downstream: observer, arity: sources.count, completesWhenOthersDone: true) {
                 var row: [C.Element.Element] = []
-                row.reserveCapacity(queues.count)
-                for index in queues.indices {
-                    if let value = queues[index].removeFirst() { row.append(value) }
+                row.reserveCapacity(slots.count)
+                for slot in slots {
+                    if let value = slot.queue.removeFirst() { row.append(value) }
                 }
                 return { try resultSelector(row) }
             }
-            for (index, source) in sources.enumerated() {
-                sink.subscribe(source, index: index) { queues[index].append($0) }
+            for (index, (source, slot)) in Swift.zip(sources, slots).enumerated() {
+                sink.subscribe(source, index: index) { slot.queue.append($0) }
             }
             return sink
         }

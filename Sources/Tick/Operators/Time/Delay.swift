@@ -121,12 +121,19 @@ final class DelaySink<Element>: Sink<Element>, @unchecked Sendable {
     @inlinable
     func storeTimer(_ disposable: consuming any Disposable, generation: UInt64) {
         lock.lock()
-        let disposed = timersDisposed
-        if !disposed && generation == timerGeneration { swap(&timer, &disposable) }
+        if timersDisposed {
+            lock.unlock()
+            disposable.dispose()
+            return
+        }
+        guard generation == timerGeneration else {
+            lock.unlock()
+            return
+        }
+        let replaced = exchange(&timer, with: disposable)
         lock.unlock()
-        // What `disposable` holds now (the replaced one, if any) is released
-        // on return, outside the lock.
-        if disposed { disposable.dispose() }
+        // The replaced disposable is released here, outside the lock.
+        _ = consume replaced
     }
 
     /// Delivers the oldest waiting event if it is due, then re-arms the timer
