@@ -238,12 +238,13 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     /// Lets go of a subscription's observer when it is disposed, also
     /// specialized (see ``ColdSubscription/dispose()``).
     @usableFromInline let releaseObserver: (ColdSubscription<Element>) -> Void
-    /// Makes one subscription (see ``subscribe(_:)``), specialized like
+    /// Makes one subscription (see ``subscribe(_:)``; the last argument:
+    /// whether it keeps the grammar, see ``asObservable()``), specialized like
     /// ``scheduleEvents``: in `subscribe`, which runs unspecialized, naming
     /// `ColdSubscription<Element>` looked up its generic metadata (about 330
     /// instructions a subscription).
     @usableFromInline let makeSubscription:
-        (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>) -> ColdSubscription<Element>
+        (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>, Bool) -> ColdSubscription<Element>
     /// `AnyObserver<Element>.self`, given by the specialized code that makes
     /// this observable: `subscribe` compares its observer's type with it
     /// rather than have `AnyObserver(observer)` look up that metadata at
@@ -255,7 +256,7 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         scheduler: TestScheduler, events: [Recorded<Event<Element>>],
         scheduleEvents: @escaping (TestScheduler, ColdSubscription<Element>) -> Void,
         releaseObserver: @escaping (ColdSubscription<Element>) -> Void,
-        makeSubscription: @escaping (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>) ->
+        makeSubscription: @escaping (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>, Bool) ->
             ColdSubscription<Element>,
         anyObserverType: Any.Type
     ) {
@@ -288,7 +289,33 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         let wrapped =
             Observer.self == anyObserverType
             ? unsafeBitCast(observer, to: AnyObserver<Element>.self) : AnyObserver(eventHandler: observer.on)
-        let subscription = makeSubscription(self, scheduler, index, wrapped)
+        let subscription = makeSubscription(self, scheduler, index, wrapped, false)
+        scheduleEvents(scheduler, subscription)
+        return subscription
+    }
+
+    /// This observable as an `Observable`. Its subscriptions keep the
+    /// grammar themselves, as the sink of the default `asObservable()`
+    /// does over any source, without that sink: nothing is sent after a
+    /// terminal event or after disposal, and a terminal event, once
+    /// delivered, ends the subscription (its unsubscription is logged then
+    /// and its later events cancelled). It is counted and named as that sink
+    /// in resource counts and leak reports (`GrammarSinkToken`). Once the
+    /// scheduler is gone, a subscription takes the sink's path.
+    @inlinable
+    public override func asObservable() -> Observable<Element> {
+        Observable.subscribing(with: { [self] observer in subscribeKeepingGrammar(observer) })
+    }
+
+    /// One subscription of ``asObservable()``: ``subscribe(_:)``'s, with
+    /// the grammar kept by the subscription (see
+    /// ``ColdSubscription/keepsGrammar``).
+    @inlinable
+    func subscribeKeepingGrammar(_ observer: AnyObserver<Element>) -> any Disposable {
+        // Its scheduler released: the sink over what `subscribe` returns then.
+        guard let scheduler = owner else { return subscribeThroughGrammarSink(observer) }
+        let index = log.subscribed(at: scheduler.clock)
+        let subscription = makeSubscription(self, scheduler, index, observer, true)
         scheduleEvents(scheduler, subscription)
         return subscription
     }
@@ -321,12 +348,26 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
     let disposed = Atomic<Bool>(false)
     /// Calls ``takeObserver()`` from code specialized for the element type.
     @usableFromInline let releaseObserver: (ColdSubscription<Element>) -> Void
+    /// Set for a subscription of
+    /// ``ColdObservable/asObservable()``, which keeps the grammar in place of
+    /// the default `asObservable()`'s sink: a terminal event lets go of the
+    /// observer before it is delivered (so nothing reaches the observer
+    /// after it), then disposes the subscription, as that sink disposes its
+    /// source. A disposed subscription already sends nothing.
+    @usableFromInline let keepsGrammar: Bool
+    /// The count that sink would hold (with ``keepsGrammar`` only), from
+    /// the subscription's creation until its first disposal: written again
+    /// only by `dispose`, which runs once.
+    @usableFromInline @exclusivity(unchecked) var grammarToken: GrammarSinkToken?
 
     @usableFromInline
     init(
         scheduler: TestScheduler, log: SubscriptionLog, lock: Lock, index: Int, observer: AnyObserver<Element>,
-        events: [Recorded<Event<Element>>], releaseObserver: @escaping (ColdSubscription<Element>) -> Void
+        events: [Recorded<Event<Element>>], releaseObserver: @escaping (ColdSubscription<Element>) -> Void,
+        keepsGrammar: Bool
     ) {
+        self.grammarToken = keepsGrammar ? GrammarSinkToken(for: Element.self) : nil
+        self.keepsGrammar = keepsGrammar
         self.releaseObserver = releaseObserver
         self.link = scheduler.handle
         self.log = log
@@ -369,8 +410,24 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
 
     @inlinable
     func emit(_ event: Event<Element>) {
+        if keepsGrammar, event.isStopEvent { return emitTerminalKeepingGrammar(event) }
         guard let observer = lock.withLock({ observer }) else { return }
         observer.on(event)
+    }
+
+    /// A terminal event where the grammar is kept here: what the sink's
+    /// `terminate` does (nothing forwarded after it, the source disposed
+    /// once it is delivered, unless downstream disposed it meanwhile).
+    @inlinable
+    func emitTerminalKeepingGrammar(_ event: Event<Element>) {
+        let observer = lock.withLock { () -> AnyObserver<Element>? in
+            var taken: AnyObserver<Element>?
+            swap(&taken, &self.observer)
+            return taken
+        }
+        guard let observer else { return }
+        observer.on(event)
+        dispose()
     }
 
     @usableFromInline var isDisposed: Bool { disposed.load(ordering: .acquiring) }
@@ -386,6 +443,8 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
         // in generic code, an `AnyObserver<Element>?` costs metadata lookups
         // (about 700 instructions).
         releaseObserver(self)
+        // Last, as the sink lets go of its count after disposing its source.
+        grammarToken = nil
     }
 
     /// Lets go of the observer (released outside the lock: releasing it
@@ -432,10 +491,11 @@ extension TestScheduler {
                 }
             }
             subscription.sequences = sequences
-        }, releaseObserver: { $0.takeObserver() }, makeSubscription: { observable, scheduler, index, observer in
+        }, releaseObserver: { $0.takeObserver() }, makeSubscription: { observable, scheduler, index, observer, keepsGrammar in
             ColdSubscription(
                 scheduler: scheduler, log: observable.log, lock: observable.lock, index: index, observer: observer,
-                events: observable.recordedEvents, releaseObserver: observable.releaseObserver)
+                events: observable.recordedEvents, releaseObserver: observable.releaseObserver,
+                keepsGrammar: keepsGrammar)
         }, anyObserverType: AnyObserver<Element>.self)
     }
 }

@@ -27,6 +27,19 @@ public class TestableObservable<Element>: TestableObservableType {
     /// (each subclass keeps its log).
     public var subscriptions: [Subscription] { [] }
 
+    /// This observable as an `Observable`, as every source's default
+    /// `asObservable()`: each subscription goes through a sink that keeps
+    /// the grammar (nothing after a terminal event or after disposal, the
+    /// subscription ended once a terminal event is delivered), since the
+    /// recording is replayed verbatim. ``ColdObservable`` keeps the grammar
+    /// in its subscription instead, with the same results.
+    // Inlinable, so that the sink is specialized where the element type is
+    // known (as the default `asObservable()` is).
+    @inlinable
+    public func asObservable() -> Observable<Element> {
+        Observable.subscribing(with: { [self] observer in subscribeThroughGrammarSink(observer) })
+    }
+
     /// Subscribes `observer` (each subclass emits its recorded events its
     /// way; this class is never instantiated on its own, its initializer
     /// being internal).

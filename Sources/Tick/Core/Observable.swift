@@ -35,6 +35,17 @@ extension ObservableType {
         }
     }
 
+    /// Subscribes `observer` through the sink that ``asObservable()`` puts
+    /// over a source (what its observable runs): for TickTesting's test
+    /// observables (package API), which keep the grammar themselves where
+    /// they can and take this path where they cannot.
+    @inlinable
+    package func subscribeThroughGrammarSink(_ observer: AnyObserver<Element>) -> any Disposable {
+        let sink = AnonymousSink(downstream: observer)
+        sink.setUpstream(self.subscribe(AnyObserver(eventHandler: sink.forward)))
+        return sink
+    }
+
     /// This sequence as an ``Observable`` without a grammar-enforcing
     /// wrapper: for Tick's own sources, which keep the grammar themselves.
     @inlinable
@@ -69,6 +80,16 @@ public struct Observable<Element>: ObservableType {
         self.run = subscribe
         self.stages = nil
         self.nesting = nil
+    }
+
+    /// An observable whose subscriptions run `subscribe`, as an operator's
+    /// are made (no sink of its own, no isolation check): for TickTesting's
+    /// test observables, whose `asObservable()` either keeps the grammar
+    /// itself or subscribes through ``ObservableType/subscribeThroughGrammarSink(_:)``
+    /// (package API).
+    @inlinable
+    package static func subscribing(with subscribe: @escaping (AnyObserver<Element>) -> any Disposable) -> Self {
+        Observable(subscribe)
     }
 
     /// A `concat` or `flatMap`/`merge` observable: `subscribe`, and its

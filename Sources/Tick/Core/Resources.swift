@@ -259,6 +259,28 @@ struct ResourceToken: ~Copyable {
     #endif
 }
 
+/// The resource count of the sink that ``ObservableType/asObservable()``
+/// puts over a source, for a subscription that keeps the grammar itself in
+/// its place (TickTesting's cold observables, package API): counted,
+/// recorded and named (`AnonymousSink<Element>`) as that sink is, for as
+/// long as its holder keeps it (the sink's lasts until its disposal or
+/// terminal event). Debug builds only, as every resource count.
+@usableFromInline
+package struct GrammarSinkToken: ~Copyable {
+    @usableFromInline var token: ResourceToken?
+
+    /// Counts one resource, named as `asObservable()`'s sink for `Element`.
+    @usableFromInline
+    package init<Element>(for _: Element.Type) {
+        #if DEBUG
+        token = ResourceToken()
+        token?.name(AnonymousSink<Element>.self)
+        #else
+        token = nil
+        #endif
+    }
+}
+
 /// Explicit counting for resources that are not objects (a test scheduler's
 /// pending entries): increment when one is created, decrement when it ends.
 public struct ResourceCounter: Sendable {
