@@ -18,9 +18,14 @@ let package = Package(
         // hooks before any test code runs (see its source).
         .target(name: "TickRuntimeHooks"),
         .target(name: "TickIndicators", dependencies: ["Tick"]),
-        .executableTarget(name: "marbles", dependencies: ["TickTesting"]),
+        // The `marbles` tool's commands (`MarblesCLI`), runnable in-process by
+        // its tests and the fuzzer; not part of a product, so a project that
+        // uses TickTesting never compiles it (Docs/Performance.md, "Build time").
+        .target(name: "MarblesCommand", dependencies: ["TickTesting"]),
+        .executableTarget(name: "marbles", dependencies: ["MarblesCommand"]),
         // A libFuzzer target for the marble parser (a replay tool when built normally).
-        .executableTarget(name: "marble-fuzzer", dependencies: ["Tick", "TickTesting"], path: "Tests/Fuzz/MarbleFuzzer"),
+        .executableTarget(
+            name: "marble-fuzzer", dependencies: ["Tick", "TickTesting", "MarblesCommand"], path: "Tests/Fuzz/MarbleFuzzer"),
         .executableTarget(
             name: "tick-benchmarks", dependencies: ["Tick", "TickTesting", "AsyncWorkloads"],
             path: "Benchmarks/TickBenchmarks"),
@@ -31,6 +36,7 @@ let package = Package(
         .executableTarget(name: "tick-benchmarks-control", dependencies: ["AsyncWorkloads"], path: "Benchmarks/Control"),
         .testTarget(name: "TickTests", dependencies: ["Tick", "TickTesting"]),
         .testTarget(name: "TickTestingTests", dependencies: ["Tick", "TickTesting"]),
+        .testTarget(name: "MarblesCommandTests", dependencies: ["TickTesting", "MarblesCommand"]),
         .testTarget(name: "TickIndicatorsTests", dependencies: ["Tick", "TickTesting", "TickIndicators"]),
 
         // Docs as tests (Docs/DocsAsTests.md): every Swift block in Docs/*.md and

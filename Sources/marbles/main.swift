@@ -1,6 +1,7 @@
 // The `marbles` command-line tool: explain, render and diff marble diagrams.
-// All the logic lives in `MarblesCLI` (TickTesting) so tests can run it in-process.
+// All the logic lives in `MarblesCLI` (MarblesCommand) so tests can run it in-process.
 import Foundation
+import MarblesCommand
 import TickTesting
 
 // Swift decodes arguments with repair (invalid UTF-8 becomes U+FFFD); check

@@ -284,8 +284,9 @@ extension Marbles {
         return differences
     }
 
-    /// `frame 5 (5ms)`, `frame 10+0.2ms (10.2ms)`.
-    static func describe(_ time: Int128, frame: Int128) -> String {
+    /// `frame 5 (5ms)`, `frame 10+0.2ms (10.2ms)`. (`package`: the `marbles`
+    /// tool's `explain` writes its times with it.)
+    package static func describe(_ time: Int128, frame: Int128) -> String {
         var frames = time / frame
         var rest = time % frame
         if rest < 0 {

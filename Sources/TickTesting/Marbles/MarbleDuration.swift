@@ -1,6 +1,7 @@
 /// Reading and writing the duration tokens of marble diagrams (`10ms`, `1.5s`,
 /// `2m`): exact decimal arithmetic on attoseconds, never floating point.
-enum MarbleDuration {
+/// `package`: the `marbles` tool (MarblesCommand) reads `--frame` with it.
+package enum MarbleDuration {
     static let attosPerMillisecond: Int128 = 1_000_000_000_000_000
     static let attosPerSecond: Int128 = 1_000_000_000_000_000_000
     static let attosPerMinute: Int128 = 60_000_000_000_000_000_000
@@ -11,7 +12,7 @@ enum MarbleDuration {
     /// Whether the whitespace-delimited `token` is meant as a duration: an
     /// optional `-`, then only digits and dots (at least one digit), then a
     /// unit `ms`, `s` or `m`. Anything else is ordinary markers.
-    static func isCandidate(_ token: ArraySlice<Character>) -> Bool {
+    package static func isCandidate(_ token: ArraySlice<Character>) -> Bool {
         guard let unitLength = unitLength(of: token) else { return false }
         var body = token.dropLast(unitLength)
         if body.first == "-" { body = body.dropFirst() }
@@ -34,7 +35,7 @@ enum MarbleDuration {
 
     /// The exact attoseconds of a candidate token that starts at character
     /// offset `start` of `diagram`.
-    static func parse(
+    package static func parse(
         _ token: ArraySlice<Character>, start: Int, diagram: String
     ) throws(MarbleError) -> Int128 {
         guard let unitLength = unitLength(of: token) else {

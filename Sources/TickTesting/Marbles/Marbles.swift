@@ -230,7 +230,7 @@ public enum Marbles {
 extension TestTime {
     /// Attoseconds since the origin, for a frame of `frame` attoseconds
     /// (saturating at ±2¹²⁰ so that later arithmetic cannot overflow).
-    func attoseconds(frame: Int128) -> Int128 {
+    package func attoseconds(frame: Int128) -> Int128 {
         let bound: Int128 = 1 << 120
         let (product, overflow) = Int128(frames).multipliedReportingOverflow(by: frame)
         if overflow || product > bound || product < -bound { return frames < 0 ? -bound : bound }

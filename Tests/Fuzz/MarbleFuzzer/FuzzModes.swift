@@ -1,4 +1,5 @@
 import Tick
+import MarblesCommand
 import TickTesting
 
 /// What one fuzz run exercises, chosen with `--mode=NAME` (default `parse`).

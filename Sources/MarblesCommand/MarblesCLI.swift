@@ -1,4 +1,5 @@
 import Foundation
+import TickTesting
 
 #if canImport(Glibc)
 import Glibc
