@@ -181,9 +181,9 @@ struct ScheduledEntry: Disposable {
 /// are dropped at once (about 50 instructions an action,
 /// `scheduler_schedule_advance`).
 ///
-/// How it stays safe: slots live in a process-wide pool and are never
-/// deallocated (a slot is a few words; the pool holds at most as many as
-/// there were test schedulers alive at once). A scheduler's link takes one
+/// How it stays safe: slots live in a process-wide pool (a free list) and
+/// are never deallocated (a slot is a few words; there are at most as many
+/// as there were test schedulers alive at once). A scheduler's link takes one
 /// when it is made, bumping the slot's `generation`, and gives it back when
 /// the scheduler's deinit detaches the link; an entry records the
 /// generation. A load (`scheduler(generation:)`) follows the link's
@@ -194,24 +194,30 @@ struct ScheduledEntry: Disposable {
 /// scheduler, and the slot does not go back to the pool while a load that
 /// read the old address is in progress (`detach` waits for it). Every
 /// operation is sequentially consistent.
-final class EntrySlot: Sendable {
+// @unchecked Sendable: `nextFree` is read and written only under the pool's
+// lock, and only while the slot is in the pool (no scheduler uses it then);
+// every other field is atomic.
+final class EntrySlot: @unchecked Sendable {
     private let address = Atomic<UInt>(0)
     private let readers = Atomic<Int>(0)
     private let generation = Atomic<UInt64>(0)
     private let tryRetain = swiftTryRetain
+    /// The next free slot while this one is free.
+    @exclusivity(unchecked) private var nextFree: Unmanaged<EntrySlot>?
 
-    /// Every slot ever made (so that none is freed) and the free ones.
-    private static let pool = Mutex<(all: [EntrySlot], free: [EntrySlot])>(([], []))
+    /// The free slots, linked through `nextFree`. A slot is made retained
+    /// once and never released: free, the pool reaches it; in use, its
+    /// scheduler's link and entries do.
+    private static let pool = Mutex<Unmanaged<EntrySlot>?>(nil)
 
     /// A free slot (or a new one) and its new generation.
     static func take() -> (Unmanaged<EntrySlot>, UInt64) {
-        let slot = pool.withLock { pool -> EntrySlot in
-            if let slot = pool.free.popLast() { return slot }
-            let slot = EntrySlot()
-            pool.all.append(slot)
-            return slot
+        let slot = pool.withLock { head -> Unmanaged<EntrySlot> in
+            guard let free = head else { return Unmanaged.passRetained(EntrySlot()) }
+            head = free._withUnsafeGuaranteedRef { $0.nextFree }
+            return free
         }
-        return (Unmanaged.passUnretained(slot), slot.beginGeneration())
+        return (slot, slot._withUnsafeGuaranteedRef { $0.beginGeneration() })
     }
 
     /// The slot's next generation (by `take()`, before the slot is attached
@@ -222,8 +228,10 @@ final class EntrySlot: Sendable {
 
     /// Gives a detached slot back for the next scheduler.
     static func give(_ slot: Unmanaged<EntrySlot>) {
-        let slot = slot.takeUnretainedValue()
-        pool.withLock { $0.free.append(slot) }
+        pool.withLock { head in
+            slot._withUnsafeGuaranteedRef { $0.nextFree = head }
+            head = slot
+        }
     }
 
     func attach(_ scheduler: TestScheduler) {
