@@ -40,17 +40,30 @@ final class SchedulerLink: Sendable {
     /// `swiftTryRetain`, read once: a global's every read goes through
     /// `swift_once` (about 14 instructions a load of the scheduler).
     private let tryRetain = swiftTryRetain
+    /// The scheduler's entry slot (see `EntrySlot`), taken from the pool
+    /// with the link, given back by `detach()`; and the generation of the
+    /// slot that is this scheduler's.
+    let entrySlot: Unmanaged<EntrySlot>
+    let entryGeneration: UInt64
+
+    init() {
+        (entrySlot, entryGeneration) = EntrySlot.take()
+    }
 
     /// Links to `scheduler` (by its initializer, before the link is shared).
     func attach(_ scheduler: TestScheduler) {
         address.store(UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque()), ordering: .sequentiallyConsistent)
+        entrySlot._withUnsafeGuaranteedRef { $0.attach(scheduler) }
     }
 
     /// Called by the scheduler's deinit, first: loads return nil from now
-    /// on, and none still reads the scheduler when this returns.
+    /// on, and none still reads the scheduler when this returns. The entry
+    /// slot goes back to the pool.
     func detach() {
         address.store(0, ordering: .sequentiallyConsistent)
         while readers.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+        entrySlot._withUnsafeGuaranteedRef { $0.detach() }
+        EntrySlot.give(entrySlot)
     }
 
     /// The scheduler, retained, or nil if it is gone or going away (as a
@@ -135,15 +148,111 @@ private let swiftTryRetain: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMu
     return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
 }()
 
-/// The disposable for one pending entry of a ``TestScheduler``: two words, no
-/// allocation of its own. Disposing it cancels the entry if it has not run;
-/// disposing again, or after it ran, does nothing.
+/// The disposable for one pending entry of a ``TestScheduler``: three words
+/// of plain data (its scheduler's entry slot, unretained, the slot's
+/// generation and the entry's sequence number), so neither making one nor
+/// dropping one touches a reference count, and it fits an existential's
+/// inline buffer (no allocation). Disposing it cancels the entry if it has
+/// not run; disposing again, after it ran, or after its scheduler is gone,
+/// does nothing.
 struct ScheduledEntry: Disposable {
-    let handle: SchedulerLink
+    let slot: Unmanaged<EntrySlot>
+    let generation: UInt64
     let sequence: UInt64
 
+    init(link: SchedulerLink, sequence: UInt64) {
+        self.slot = link.entrySlot
+        self.generation = link.entryGeneration
+        self.sequence = sequence
+    }
+
     func dispose() {
-        handle.scheduler?.cancel(sequence)
+        slot._withUnsafeGuaranteedRef { $0.scheduler(generation: generation) }?.cancel(sequence)
+    }
+}
+
+/// What a ``ScheduledEntry`` reaches its scheduler through: a slot that is
+/// never freed, so an entry may point at it without a reference count.
+///
+/// Why: an entry used to hold its scheduler's `SchedulerLink` strongly (the
+/// link may outlive the scheduler): a retain when the entry was made and a
+/// release when it was dropped, with the value witnesses of a non-trivial
+/// type in between, for every scheduled action, most of whose disposables
+/// are dropped at once (about 50 instructions an action,
+/// `scheduler_schedule_advance`).
+///
+/// How it stays safe: slots live in a process-wide pool (a free list) and
+/// are never deallocated (a slot is a few words; there are at most as many
+/// as there were test schedulers alive at once). A scheduler's link takes one
+/// when it is made, bumping the slot's `generation`, and gives it back when
+/// the scheduler's deinit detaches the link; an entry records the
+/// generation. A load (`scheduler(generation:)`) follows the link's
+/// protocol (announce in `readers`, read the address, `swift_tryRetain`)
+/// and also requires the slot's generation to be the entry's: the
+/// generation is bumped before the next scheduler's address is stored, so
+/// an entry of a scheduler that is gone never reaches the slot's next
+/// scheduler, and the slot does not go back to the pool while a load that
+/// read the old address is in progress (`detach` waits for it). Every
+/// operation is sequentially consistent.
+// @unchecked Sendable: `nextFree` is read and written only under the pool's
+// lock, and only while the slot is in the pool (no scheduler uses it then);
+// every other field is atomic.
+final class EntrySlot: @unchecked Sendable {
+    private let address = Atomic<UInt>(0)
+    private let readers = Atomic<Int>(0)
+    private let generation = Atomic<UInt64>(0)
+    private let tryRetain = swiftTryRetain
+    /// The next free slot while this one is free.
+    @exclusivity(unchecked) private var nextFree: Unmanaged<EntrySlot>?
+
+    /// The free slots, linked through `nextFree`. A slot is made retained
+    /// once and never released: free, the pool reaches it; in use, its
+    /// scheduler's link and entries do.
+    private static let pool = Mutex<Unmanaged<EntrySlot>?>(nil)
+
+    /// A free slot (or a new one) and its new generation.
+    static func take() -> (Unmanaged<EntrySlot>, UInt64) {
+        let slot = pool.withLock { head -> Unmanaged<EntrySlot> in
+            guard let free = head else { return Unmanaged.passRetained(EntrySlot()) }
+            head = free._withUnsafeGuaranteedRef { $0.nextFree }
+            return free
+        }
+        return (slot, slot._withUnsafeGuaranteedRef { $0.beginGeneration() })
+    }
+
+    /// The slot's next generation (by `take()`, before the slot is attached
+    /// to its next scheduler): entries of the earlier ones no longer reach it.
+    func beginGeneration() -> UInt64 {
+        generation.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+    }
+
+    /// Gives a detached slot back for the next scheduler.
+    static func give(_ slot: Unmanaged<EntrySlot>) {
+        pool.withLock { head in
+            slot._withUnsafeGuaranteedRef { $0.nextFree = head }
+            head = slot
+        }
+    }
+
+    func attach(_ scheduler: TestScheduler) {
+        address.store(UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque()), ordering: .sequentiallyConsistent)
+    }
+
+    func detach() {
+        address.store(0, ordering: .sequentiallyConsistent)
+        while readers.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+    }
+
+    /// The scheduler of generation `expected`, retained, or nil if it is
+    /// gone or going away (the slot may since serve another scheduler).
+    func scheduler(generation expected: UInt64) -> TestScheduler? {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)),
+            generation.load(ordering: .sequentiallyConsistent) == expected,
+            tryRetain(raw) != nil
+        else { return nil }
+        return Unmanaged<TestScheduler>.fromOpaque(raw).takeRetainedValue()
     }
 }
 

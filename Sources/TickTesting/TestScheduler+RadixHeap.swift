@@ -268,8 +268,27 @@ extension TestScheduler {
         }
 
         /// Finds the smallest key, in the lowest non-empty bucket (`count > 0`).
+        /// That bucket usually holds one entry (most are of the lowest
+        /// levels, spread from a redistributed bucket): taken at once, the
+        /// scan only when it holds more.
+        @inline(__always)
         private mutating func findMin() {
             let b = lowestFilled()
+            let chunk = buckets[b].head.unsafelyUnwrapped
+            let header = RadixHeap.header(chunk)
+            if header.pointee.count == 1 && header.pointee.next == nil {
+                let only = RadixHeap.entries(chunk)
+                minKey = only.pointee.key
+                minBucket = b
+                minSlot = only
+                return
+            }
+            scanMin(b)
+        }
+
+        /// Finds the smallest key of bucket `b`, the lowest non-empty one.
+        @inline(never)
+        private mutating func scanMin(_ b: Int) {
             var chunk = buckets[b].head
             var best = RadixHeap.entries(chunk.unsafelyUnwrapped)
             var bestKey = best.pointee.key

@@ -340,7 +340,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         lock.unlock()
         if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: max(now, due?.offset ?? now)) }
         counter.increment()
-        return ScheduledEntry(handle: handle, sequence: key)
+        return ScheduledEntry(link: handle, sequence: key)
     }
 
     private func enqueue(after delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
@@ -352,7 +352,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // Saturating, as the due time itself is (a delay past `Duration`'s range is "never").
         if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay).offset) }
         counter.increment()
-        return ScheduledEntry(handle: handle, sequence: key)
+        return ScheduledEntry(link: handle, sequence: key)
     }
 
     /// Schedules `action` at frame time `time` after `start` (the clock when

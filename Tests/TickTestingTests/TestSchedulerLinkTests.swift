@@ -98,3 +98,74 @@ private final class DeinitProbe {
     init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
     deinit { onDeinit() }
 }
+
+/// The slot a scheduled entry's disposable reaches its scheduler through
+/// (`EntrySlot`, in TestScheduler+Entries.swift): slots are pooled and
+/// reused by later schedulers, so a disposable must reach its own
+/// scheduler's generation of the slot and nothing else.
+@Suite(.checksResourceLeaks) struct TestSchedulerEntrySlotTests {
+    /// The slot's own rule, on a slot taken out of the pool for the test
+    /// (so no other scheduler uses it meanwhile): a generation reads its
+    /// scheduler while attached, nil once detached, and an earlier
+    /// generation never reads the slot's next scheduler.
+    @Test func aGenerationReachesOnlyItsOwnScheduler() {
+        let (unmanaged, first) = EntrySlot.take()
+        let slot = unmanaged.takeUnretainedValue()
+        let a = TestScheduler()
+        let b = TestScheduler()
+        slot.attach(a)
+        #expect(slot.scheduler(generation: first) === a)
+        #expect(slot.scheduler(generation: first &+ 1) == nil)
+        slot.detach()
+        #expect(slot.scheduler(generation: first) == nil)
+        let second = slot.beginGeneration()
+        #expect(second == first &+ 1)
+        slot.attach(b)
+        #expect(slot.scheduler(generation: first) == nil)
+        #expect(slot.scheduler(generation: second) === b)
+        slot.detach()
+        EntrySlot.give(unmanaged)
+    }
+
+    /// End to end: a disposable kept after its scheduler went away, whose
+    /// sequence number is also a pending entry's of the next scheduler
+    /// (which usually takes the same slot back), cancels nothing there.
+    @Test func aDisposableOfAGoneSchedulerCancelsNothingOfTheNext() {
+        var kept: [any Disposable] = []
+        weak var oracle: TestScheduler?
+        do {
+            let gone = TestScheduler()
+            oracle = gone
+            kept.append(gone.scheduleAt(100) {})
+            kept.append(gone.scheduleAt(200) {})
+            gone.advance(to: 50)
+        }
+        #expect(oracle == nil)
+        let next = TestScheduler()
+        var ran: [TestTime] = []
+        next.scheduleAt(100) { ran.append(next.clock) }
+        next.scheduleAt(200) { ran.append(next.clock) }
+        for disposable in kept { disposable.dispose() }
+        #expect(next.pendingCount == 2)
+        next.run()
+        #expect(ran == [100, 200])
+    }
+
+    /// While its scheduler lives, a disposable cancels its own entry and
+    /// only it, however many schedulers come and go meanwhile.
+    @Test func aDisposableCancelsItsEntryAcrossOtherSchedulersComingAndGoing() {
+        let scheduler = TestScheduler()
+        var ran: [Int] = []
+        let first = scheduler.scheduleAt(100) { ran.append(1) }
+        scheduler.scheduleAt(100) { ran.append(2) }
+        for _ in 0..<10 {
+            let other = TestScheduler()
+            other.scheduleAt(100) {}
+            other.run()
+        }
+        first.dispose()
+        #expect(scheduler.pendingCount == 1)
+        scheduler.run()
+        #expect(ran == [2])
+    }
+}

@@ -97,6 +97,30 @@ import Tick
         checkAgainstModel(epochBits: epochBits, seed: 1500 + epochBits, radixThreshold: 2)
     }
 
+    /// The done bits (one a sequence number, in a block that starts at 16
+    /// words and doubles) across their word and growth boundaries: entries
+    /// cancelled on either side of each boundary do not run, their
+    /// neighbours do, in scheduling order, and a second cancel or a cancel
+    /// after the run changes nothing.
+    @Test func cancellationAcrossTheDoneBitsWordAndGrowthBoundaries() {
+        let scheduler = TestScheduler(stepBudget: .max)
+        var ran: [Int] = []
+        var disposables: [any Disposable] = []
+        let count = 64 * 16 * 2 + 70
+        for index in 0..<count {
+            disposables.append(scheduler.scheduleAt(TestTime(10 + index % 7)) { ran.append(index) })
+        }
+        let cancelled: Set<Int> = [0, 63, 64, 65, 1023, 1024, 1025, 2047, 2048, 2049, count - 1]
+        for index in cancelled.sorted() { disposables[index].dispose() }
+        for index in cancelled.sorted() { disposables[index].dispose() }
+        #expect(scheduler.pendingCount == count - cancelled.count)
+        scheduler.run()
+        let expected = (0..<count).filter { !cancelled.contains($0) }.sorted { (10 + $0 % 7, $0) < (10 + $1 % 7, $1) }
+        #expect(ran == expected)
+        disposables[1].dispose()
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func farDueTimesBesidePackedOnesRunInTimeThenSchedulingOrder() {
         let scheduler = TestScheduler()
         var log: [String] = []
