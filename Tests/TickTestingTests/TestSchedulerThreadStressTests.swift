@@ -69,3 +69,32 @@ import Tick
         #expect(clock.read() == Duration(totalAttoseconds: Int128(count) << 64 | Int128(count)))
     }
 }
+
+/// Scheduled entries reach their scheduler through pooled slots
+/// (`EntrySlot`, TestScheduler+Entries.swift), taken when a scheduler is
+/// made and given back when it goes: threads that make and drop schedulers
+/// at once share the pool. Each round, a thread keeps the disposable of its
+/// scheduler's first entry (sequence number 0, already run) and disposes it
+/// in the next round, once a new scheduler, which may have taken that very
+/// slot (here or on another thread), has its own first entry pending with
+/// the same sequence number: the stale disposable must cancel nothing, so
+/// every scheduler's action runs exactly once. Under the thread sanitizer
+/// (CI) this also checks the pool's lock.
+@Suite struct EntrySlotPoolStressTests {
+    @Test func schedulersMadeAndDroppedOnFourThreadsKeepTheirEntries() {
+        let threads = 4
+        let perThread = 2_000
+        let ran = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var stale: (any Disposable)?
+            for _ in 0..<perThread {
+                let scheduler = TestScheduler()
+                let first = scheduler.scheduleAt(1) { ran.wrappingAdd(1, ordering: .relaxed) }
+                stale?.dispose()
+                scheduler.run()
+                stale = first
+            }
+        }
+        #expect(ran.load(ordering: .relaxed) == threads * perThread)
+    }
+}
