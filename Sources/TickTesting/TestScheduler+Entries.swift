@@ -222,6 +222,8 @@ final class EntrySlot: @unchecked Sendable {
 
     /// A free slot (or a new one) and its new generation.
     static func take() -> (Unmanaged<EntrySlot>, UInt64) {
+        // Read once: every read of a global goes through `swift_once`.
+        let pool = Self.pool
         pool.lock.lock()
         let slot: Unmanaged<EntrySlot>
         if let free = pool.head {
@@ -242,6 +244,7 @@ final class EntrySlot: @unchecked Sendable {
 
     /// Gives a detached slot back for the next scheduler.
     static func give(_ slot: Unmanaged<EntrySlot>) {
+        let pool = Self.pool
         pool.lock.lock()
         slot._withUnsafeGuaranteedRef { $0.nextFree = pool.head }
         pool.head = slot
