@@ -488,10 +488,10 @@ extension TestScheduler {
 
 extension TestScheduler {
     /// The done bits of `State.done`: one per sequence number handed out,
-    /// in a block from `malloc`, grown with `realloc` (the new words zeroed)
-    /// before the first sequence number of a word is handed out. Read and
-    /// written under the scheduler's lock, like the rest of the state, so no
-    /// runtime exclusivity checks; and, unlike an array's, no copy-on-write
+    /// in a block of their own, doubled (the new words zeroed) before the
+    /// first sequence number of a word is handed out. Read and written under
+    /// the scheduler's lock, like the rest of the state, so no runtime
+    /// exclusivity checks; and, unlike an array's, no copy-on-write
     /// uniqueness check or bounds check at each access (about 15
     /// instructions a scheduled action): every index the state reads is
     /// below the count of sequence numbers handed out, so inside the block.
@@ -502,27 +502,23 @@ extension TestScheduler {
 
         init() {
             capacity = 16
-            words = DoneBits.reallocate(nil, from: 0, to: 16)
+            words = .allocate(capacity: 16)
+            words.initialize(repeating: 0, count: 16)
         }
 
-        /// Doubles the block.
+        /// Doubles the block (rare: once per doubling of the actions ever
+        /// scheduled, so a copy costs nothing that shows).
         @inline(never)
         func grow() {
-            words = DoneBits.reallocate(UnsafeMutableRawPointer(words), from: capacity, to: capacity &* 2)
+            let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity &* 2)
+            grown.moveInitialize(from: words, count: capacity)
+            (grown + capacity).initialize(repeating: 0, count: capacity)
+            words.deallocate()
+            words = grown
             capacity &*= 2
         }
 
-        private static func reallocate(_ block: UnsafeMutableRawPointer?, from old: Int, to new: Int) -> UnsafeMutablePointer<UInt64> {
-            guard let raw = realloc(block, new * MemoryLayout<UInt64>.stride) else {
-                // Out of memory: nothing sensible is left to do.
-                fatalError("TestScheduler: out of memory for \(new * 64) scheduled actions")
-            }
-            let words = raw.bindMemory(to: UInt64.self, capacity: new)
-            (words + old).initialize(repeating: 0, count: new - old)
-            return words
-        }
-
-        deinit { free(words) }
+        deinit { words.deallocate() }
     }
 }
 

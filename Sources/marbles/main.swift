@@ -2,7 +2,6 @@
 // All the logic lives in `MarblesCLI` (MarblesCommand) so tests can run it in-process.
 import Foundation
 import MarblesCommand
-import TickTesting
 
 // Swift decodes arguments with repair (invalid UTF-8 becomes U+FFFD); check
 // the bytes the OS passed first.
