@@ -75,11 +75,13 @@ extension TestScheduler {
         /// The full sequence number of a packed entry.
         @inline(__always)
         func sequence(ofPacked key: Int128) -> UInt64 {
-            (epoch << epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
+            // `&<<` and `&>>`: `epochBits` is in 1...32, so the shifts are
+            // plain (`<<` and `>>` test for a negative or oversized count).
+            (epoch &<< epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
         }
 
         mutating func push(due: Int128, sequence: UInt64, _ run: @escaping () -> Void) {
-            if sequence >> epochBits != epoch { startEpoch(sequence >> epochBits) }
+            if sequence &>> epochBits != epoch { startEpoch(sequence &>> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
                 let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run)
@@ -483,6 +485,14 @@ extension TestScheduler {
             // The usual case first: no wide entries, so the packed queue's
             // first key is the first entry (no tuple of three, no optional).
             if queue.wide.isEmpty { return takeNextPacked(notAfter: limit ?? .max) }
+            return takeNextOfAll(notAfter: limit)
+        }
+
+        /// `takeNext` with entries in `wide`: the first of the packed and
+        /// the wide entries each time. Kept apart so that the usual case's
+        /// code (`takeNextPacked`) pays for none of its registers.
+        @inline(never)
+        private mutating func takeNextOfAll(notAfter limit: Int128?) -> (() -> Void)? {
             while let first = queue.first(), limit.map({ first.due <= $0 }) ?? true {
                 let run = queue.removeFirst(isPacked: first.isPacked)
                 if isDone(first.sequence) {
