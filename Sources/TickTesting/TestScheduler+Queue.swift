@@ -75,11 +75,13 @@ extension TestScheduler {
         /// The full sequence number of a packed entry.
         @inline(__always)
         func sequence(ofPacked key: Int128) -> UInt64 {
-            (epoch << epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
+            // `&<<` and `&>>`: `epochBits` is in 1...32, so the shifts are
+            // plain (`<<` and `>>` test for a negative or oversized count).
+            (epoch &<< epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
         }
 
         mutating func push(due: Int128, sequence: UInt64, _ run: @escaping () -> Void) {
-            if sequence >> epochBits != epoch { startEpoch(sequence >> epochBits) }
+            if sequence &>> epochBits != epoch { startEpoch(sequence &>> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
                 let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run)
@@ -94,7 +96,9 @@ extension TestScheduler {
         /// there if it is full.
         @inline(__always)
         private mutating func pushToRadix(_ entry: consuming Entry) {
-            if packed.radixCount == 0 { moveToRadix() }
+            // A limit that is not 0 here means the small heap is full (and
+            // the radix heap empty).
+            if packed.heapLimit != 0 { moveToRadix() }
             guard let rejected = packed.radix.pointee.push(entry) else { return }
             pushRejected(rejected)
         }
@@ -230,6 +234,13 @@ extension TestScheduler {
                 hole = parent
             }
             (base + hole).initialize(to: entry)
+        }
+
+        /// Pops the small heap's first entry (`packed.count > 0`) and returns
+        /// its action.
+        @inline(__always)
+        mutating func popPackedAction() -> () -> Void {
+            popPacked().unsafelyUnwrapped.run
         }
 
         /// Pops the packed heap's first entry. Bottom-up: the hole left at the
@@ -471,6 +482,17 @@ extension TestScheduler {
         mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
             let limit = limit?.totalAttoseconds
             if let orderExplorer { return takeNextExploring(notAfter: limit, orderExplorer) }
+            // The usual case first: no wide entries, so the packed queue's
+            // first key is the first entry (no tuple of three, no optional).
+            if queue.wide.isEmpty { return takeNextPacked(notAfter: limit ?? .max) }
+            return takeNextOfAll(notAfter: limit)
+        }
+
+        /// `takeNext` with entries in `wide`: the first of the packed and
+        /// the wide entries each time. Kept apart so that the usual case's
+        /// code (`takeNextPacked`) pays for none of its registers.
+        @inline(never)
+        private mutating func takeNextOfAll(notAfter limit: Int128?) -> (() -> Void)? {
             while let first = queue.first(), limit.map({ first.due <= $0 }) ?? true {
                 let run = queue.removeFirst(isPacked: first.isPacked)
                 if isDone(first.sequence) {
@@ -482,6 +504,39 @@ extension TestScheduler {
                 return run
             }
             return nil
+        }
+
+        /// `takeNext` while `wide` is empty: the first packed entry is the
+        /// first entry. Same rules (cancelled entries dropped on the way, the
+        /// clock moved to the entry's due time).
+        @inline(__always)
+        private mutating func takeNextPacked(notAfter limit: Int128) -> (() -> Void)? {
+            while true {
+                let key: Int128
+                let run: () -> Void
+                if queue.packed.count > 0 {
+                    key = queue.packed.base.pointee.key
+                    guard key &>> 32 <= limit else { return nil }
+                    run = queue.popPackedAction()
+                } else if queue.packed.heapLimit == 0 {
+                    // The radix heap holds the packed entries (at least one).
+                    let radix = queue.packed.radix
+                    key = radix.pointee.minKey
+                    guard key &>> 32 <= limit else { return nil }
+                    run = radix.pointee.removeMinAction()
+                    if radix.pointee.count == 0 { queue.packed.heapLimit = queue.radixThreshold }
+                } else {
+                    return nil
+                }
+                let sequence = queue.sequence(ofPacked: key)
+                if isDone(sequence) {
+                    cancelledInHeap -= 1
+                    continue
+                }
+                markDone(sequence)
+                current = Duration(totalAttoseconds: key &>> 32)
+                return run
+            }
         }
     }
 }

@@ -43,27 +43,33 @@ extension TestScheduler {
     /// program's own small allocations (measured: malloc then spent more on
     /// those than the radix heap saved). Guarded by the scheduler's lock, like
     /// the rest of the queue.
+    ///
+    /// A chunk is 4 KiB and starts on a 4 KiB boundary (slabs are mapped,
+    /// so page-aligned, and carved in 4 KiB steps): its entries first, then
+    /// the link to the bucket's next (older, full) chunk. A bucket is one
+    /// pointer, its *cursor*: where its next entry goes in its newest chunk.
+    /// The chunk's start is the cursor with its low 12 bits cleared, the
+    /// entries it holds are the distance between the two, and the chunk is
+    /// full when the cursor reaches the link. Filing an entry is then a load,
+    /// a test and a store of the cursor, with no chunk header to read.
     struct RadixHeap {
         typealias Entry = WorkQueue.Entry
 
-        /// One pointer: the newest chunk (nil: the bucket is empty). The
-        /// entries a bucket holds are counted in its chunks' headers only, so
-        /// the table is 32 KiB (4,096 buckets), not 64.
+        /// One pointer: the place of the next entry in the newest chunk (nil:
+        /// the bucket is empty). The table is 32 KiB (4,096 buckets).
         struct Bucket {
-            var head: UnsafeMutableRawPointer?
-        }
-
-        /// A chunk starts with this header, then its entries.
-        struct ChunkHeader {
-            var next: UnsafeMutableRawPointer?
-            var count: Int
+            var cursor: UnsafeMutableRawPointer?
         }
 
         static let digitBits = 8
         static let bucketCount = (128 / digitBits) << digitBits
         static let wordCount = bucketCount / 64
         static let chunkBytes = 4096
-        static let chunkCapacity = (chunkBytes - MemoryLayout<ChunkHeader>.stride) / MemoryLayout<Entry>.stride
+        /// The entries of a chunk: as many as fit before its link.
+        static let chunkCapacity = (chunkBytes - MemoryLayout<UnsafeMutableRawPointer?>.stride) / MemoryLayout<Entry>.stride
+        /// Where a chunk's link (to the next chunk of its bucket, or of the
+        /// free list) is: right after its entries.
+        static let linkOffset = chunkCapacity * MemoryLayout<Entry>.stride
         static let slabBytes = 256 * 1024
         static let chunksPerSlab = slabBytes / chunkBytes
 
@@ -88,7 +94,7 @@ extension TestScheduler {
         var minKey: Int128 = .min
         var minBucket = 0
         var minSlot: UnsafeMutablePointer<Entry>?
-        /// Chunks not in use, linked by their headers.
+        /// Chunks not in use, linked by their links.
         var freeChunks: UnsafeMutableRawPointer?
         /// The slabs (`slabCount` of them, room for `slabCapacity`), the newest
         /// one and the chunks handed out of it.
@@ -120,14 +126,34 @@ extension TestScheduler {
             table = raw
         }
 
+        /// The chunk a cursor points into (a cursor is never at a chunk's
+        /// start: an empty chunk leaves its bucket).
         @inline(__always)
-        static func header(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<ChunkHeader> {
-            chunk.assumingMemoryBound(to: ChunkHeader.self)
+        static func chunk(of cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+            UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: cursor) & ~UInt(chunkBytes &- 1)).unsafelyUnwrapped
+        }
+
+        /// The entries before `cursor` in its chunk.
+        @inline(__always)
+        static func countBefore(_ cursor: UnsafeMutableRawPointer) -> Int {
+            (Int(bitPattern: UInt(bitPattern: cursor)) & (chunkBytes &- 1)) / MemoryLayout<Entry>.stride
+        }
+
+        /// A chunk's link: the next chunk of its bucket (or of the free list).
+        @inline(__always)
+        static func link(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+            (chunk + linkOffset).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         }
 
         @inline(__always)
         static func entries(_ chunk: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Entry> {
-            (chunk + MemoryLayout<ChunkHeader>.stride).assumingMemoryBound(to: Entry.self)
+            chunk.assumingMemoryBound(to: Entry.self)
+        }
+
+        /// The cursor of a bucket whose newest chunk is `chunk`, full (or nil).
+        @inline(__always)
+        static func fullCursor(_ chunk: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+            chunk.map { $0 + linkOffset }
         }
 
         /// The bucket of `key` (at or above `base`).
@@ -179,18 +205,19 @@ extension TestScheduler {
         @inline(__always)
         mutating func slot(in b: Int) -> UnsafeMutablePointer<Entry> {
             let bucket = buckets + b
-            var chunk = bucket.pointee.head
-            if chunk == nil || RadixHeap.header(chunk.unsafelyUnwrapped).pointee.count == RadixHeap.chunkCapacity {
-                if chunk == nil { markFilled(b) }
-                let fresh = takeChunk()
-                RadixHeap.header(fresh).pointee = ChunkHeader(next: chunk, count: 0)
-                bucket.pointee.head = fresh
-                chunk = fresh
+            if let cursor = bucket.pointee.cursor,
+                Int(bitPattern: UInt(bitPattern: cursor)) & (RadixHeap.chunkBytes &- 1) != RadixHeap.linkOffset
+            {
+                bucket.pointee.cursor = cursor + MemoryLayout<Entry>.stride
+                return cursor.assumingMemoryBound(to: Entry.self)
             }
-            let header = RadixHeap.header(chunk.unsafelyUnwrapped)
-            let index = header.pointee.count
-            header.pointee.count = index &+ 1
-            return RadixHeap.entries(chunk.unsafelyUnwrapped) + index
+            // Empty, or its newest chunk is full: a fresh chunk in front.
+            let older = bucket.pointee.cursor.map(RadixHeap.chunk(of:))
+            if older == nil { markFilled(b) }
+            let fresh = takeChunk()
+            RadixHeap.link(fresh).pointee = older
+            bucket.pointee.cursor = fresh + MemoryLayout<Entry>.stride
+            return RadixHeap.entries(fresh)
         }
 
         /// Adds an entry; hands it back if its key is below the last key
@@ -216,31 +243,42 @@ extension TestScheduler {
         }
 
         /// Removes the entry with the smallest key (`count > 0`).
-        @inline(never)
+        @inline(__always)
         mutating func removeMin() -> Entry {
+            let key = minKey
+            return Entry(key: key, run: removeMinAction())
+        }
+
+        /// Removes the entry with the smallest key (`count > 0`, and that key
+        /// is `minKey`) and returns its action: the key is known, so only the
+        /// closure comes back (in registers, not through memory).
+        @inline(never)
+        mutating func removeMinAction() -> () -> Void {
             let b = minBucket
             let bucket = buckets + b
             let slot = minSlot.unsafelyUnwrapped
             let top = slot.move()
             // The bucket's last entry fills the hole.
-            let head = bucket.pointee.head.unsafelyUnwrapped
-            let header = RadixHeap.header(head)
-            let last = RadixHeap.entries(head) + (header.pointee.count &- 1)
-            if last != slot { slot.moveInitialize(from: last, count: 1) }
-            header.pointee.count &-= 1
-            if header.pointee.count == 0 {
-                bucket.pointee.head = header.pointee.next
-                recycle(head)
+            let last = bucket.pointee.cursor.unsafelyUnwrapped - MemoryLayout<Entry>.stride
+            let lastEntry = last.assumingMemoryBound(to: Entry.self)
+            if lastEntry != slot { slot.initialize(to: lastEntry.move()) }
+            if RadixHeap.countBefore(last) == 0 {
+                // The newest chunk is empty: the next one (full) is the newest.
+                let next = RadixHeap.link(last).pointee
+                recycle(last)
+                bucket.pointee.cursor = RadixHeap.fullCursor(next)
+            } else {
+                bucket.pointee.cursor = last
             }
             count &-= 1
-            base = top.key
-            if bucket.pointee.head != nil {
+            base = minKey
+            if bucket.pointee.cursor != nil {
                 redistribute(b)
             } else {
                 markEmpty(b)
                 if count > 0 { findMin() }
             }
-            return top
+            return top.run
         }
 
         /// Moves the entries of bucket `b` (the lowest non-empty, just after
@@ -249,20 +287,21 @@ extension TestScheduler {
         /// small one). Keys are unique, so `b` is not of level 0.
         private mutating func redistribute(_ b: Int) {
             let emptied = buckets + b
-            var chunk = emptied.pointee.head
-            emptied.pointee.head = nil
+            var cursor = emptied.pointee.cursor
+            emptied.pointee.cursor = nil
             markEmpty(b)
-            while let current = chunk {
-                let header = RadixHeap.header(current)
-                let entries = RadixHeap.entries(current)
-                for index in 0..<header.pointee.count {
-                    let source = entries + index
+            while let end = cursor {
+                let chunk = RadixHeap.chunk(of: end)
+                var source = RadixHeap.entries(chunk)
+                let stop = end.assumingMemoryBound(to: Entry.self)
+                while source != stop {
                     // A lower bucket: the key agrees with `base` on every
                     // digit from `b`'s level up.
-                    slot(in: bucket(of: source.pointee.key)).moveInitialize(from: source, count: 1)
+                    slot(in: bucket(of: source.pointee.key)).initialize(to: source.move())
+                    source += 1
                 }
-                chunk = header.pointee.next
-                recycle(current)
+                cursor = RadixHeap.fullCursor(RadixHeap.link(chunk).pointee)
+                recycle(chunk)
             }
             findMin()
         }
@@ -274,9 +313,9 @@ extension TestScheduler {
         @inline(__always)
         private mutating func findMin() {
             let b = lowestFilled()
-            let chunk = buckets[b].head.unsafelyUnwrapped
-            let header = RadixHeap.header(chunk)
-            if header.pointee.count == 1 && header.pointee.next == nil {
+            let cursor = buckets[b].cursor.unsafelyUnwrapped
+            let chunk = RadixHeap.chunk(of: cursor)
+            if cursor == chunk + MemoryLayout<Entry>.stride && RadixHeap.link(chunk).pointee == nil {
                 let only = RadixHeap.entries(chunk)
                 minKey = only.pointee.key
                 minBucket = b
@@ -289,20 +328,22 @@ extension TestScheduler {
         /// Finds the smallest key of bucket `b`, the lowest non-empty one.
         @inline(never)
         private mutating func scanMin(_ b: Int) {
-            var chunk = buckets[b].head
-            var best = RadixHeap.entries(chunk.unsafelyUnwrapped)
+            var cursor = buckets[b].cursor
+            var best = RadixHeap.entries(RadixHeap.chunk(of: cursor.unsafelyUnwrapped))
             var bestKey = best.pointee.key
-            while let current = chunk {
-                let entries = RadixHeap.entries(current)
-                let header = RadixHeap.header(current)
-                for index in 0..<header.pointee.count {
-                    let key = entries[index].key
+            while let end = cursor {
+                let chunk = RadixHeap.chunk(of: end)
+                var entry = RadixHeap.entries(chunk)
+                let stop = end.assumingMemoryBound(to: Entry.self)
+                while entry != stop {
+                    let key = entry.pointee.key
                     if key < bestKey {
                         bestKey = key
-                        best = entries + index
+                        best = entry
                     }
+                    entry += 1
                 }
-                chunk = header.pointee.next
+                cursor = RadixHeap.fullCursor(RadixHeap.link(chunk).pointee)
             }
             minKey = bestKey
             minBucket = b
@@ -316,15 +357,16 @@ extension TestScheduler {
                 let b = lowestFilled()
                 markEmpty(b)
                 let bucket = buckets + b
-                var chunk = bucket.pointee.head
-                bucket.pointee.head = nil
-                while let current = chunk {
-                    let header = RadixHeap.header(current)
-                    let entries = RadixHeap.entries(current)
-                    count &-= header.pointee.count
-                    for index in 0..<header.pointee.count { body((entries + index).move()) }
-                    chunk = header.pointee.next
-                    recycle(current)
+                var cursor = bucket.pointee.cursor
+                bucket.pointee.cursor = nil
+                while let end = cursor {
+                    let chunk = RadixHeap.chunk(of: end)
+                    let held = RadixHeap.countBefore(end)
+                    count &-= held
+                    let entries = RadixHeap.entries(chunk)
+                    for index in 0..<held { body((entries + index).move()) }
+                    cursor = RadixHeap.fullCursor(RadixHeap.link(chunk).pointee)
+                    recycle(chunk)
                 }
             }
             // `base` stays: the next push into the empty heap lowers it if needed.
@@ -334,7 +376,7 @@ extension TestScheduler {
         @inline(__always)
         private mutating func takeChunk() -> UnsafeMutableRawPointer {
             if let chunk = freeChunks {
-                freeChunks = RadixHeap.header(chunk).pointee.next
+                freeChunks = RadixHeap.link(chunk).pointee
                 return chunk
             }
             return carveChunk()
@@ -358,15 +400,15 @@ extension TestScheduler {
             }
             let chunk = currentSlab.unsafelyUnwrapped + slabChunksUsed * RadixHeap.chunkBytes
             slabChunksUsed &+= 1
-            _ = chunk.bindMemory(to: ChunkHeader.self, capacity: 1)
-            _ = (chunk + MemoryLayout<ChunkHeader>.stride).bindMemory(to: Entry.self, capacity: RadixHeap.chunkCapacity)
+            _ = chunk.bindMemory(to: Entry.self, capacity: RadixHeap.chunkCapacity)
+            _ = (chunk + RadixHeap.linkOffset).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1)
             return chunk
         }
 
         /// Gives back a chunk whose entries moved out.
         @inline(__always)
         private mutating func recycle(_ chunk: UnsafeMutableRawPointer) {
-            RadixHeap.header(chunk).pointee.next = freeChunks
+            RadixHeap.link(chunk).pointee = freeChunks
             freeChunks = chunk
         }
 
@@ -379,11 +421,12 @@ extension TestScheduler {
                 summary &= summary &- 1
                 var word = words[w]
                 while word != 0 {
-                    var chunk = buckets[w &<< 6 | word.trailingZeroBitCount].head
+                    var cursor = buckets[w &<< 6 | word.trailingZeroBitCount].cursor
                     word &= word &- 1
-                    while let current = chunk {
-                        RadixHeap.entries(current).deinitialize(count: RadixHeap.header(current).pointee.count)
-                        chunk = RadixHeap.header(current).pointee.next
+                    while let end = cursor {
+                        let chunk = RadixHeap.chunk(of: end)
+                        RadixHeap.entries(chunk).deinitialize(count: RadixHeap.countBefore(end))
+                        cursor = RadixHeap.fullCursor(RadixHeap.link(chunk).pointee)
                     }
                 }
             }

@@ -97,6 +97,68 @@ import Tick
         checkAgainstModel(epochBits: epochBits, seed: 1500 + epochBits, radixThreshold: 2)
     }
 
+    /// The radix heap's buckets as chains of chunks (127 entries each, the
+    /// newest one filled through the bucket's cursor, emptied chunks reused):
+    /// bursts of hundreds of actions at a few instants (a bucket over several
+    /// chunks), cancellations spread through them, advances that stop inside
+    /// a burst (an entry taken from the middle of a chain, its hole filled by
+    /// the chain's last entry), and refills that take the freed chunks again.
+    /// Each action records itself when it runs, so an action run for another
+    /// one's entry, twice, or never, or at the wrong time, fails the check
+    /// against the model: sort the due ones by (due time, order scheduled).
+    @Test(arguments: [1, 1024] as [Int])
+    func radixBucketsOfManyChunksMatchTheModel(radixThreshold: Int) {
+        var rng = SeededGenerator(seed: 0xC4A1 + UInt64(radixThreshold))
+        let scheduler = TestScheduler(stepBudget: .max)
+        scheduler.useQueue(radixThreshold: radixThreshold)
+        var model: [Planned] = []
+        var disposables: [Int: any Disposable] = [:]
+        var ran: [(id: Int, now: Duration)] = []
+        var nextID = 0
+        var ranInAll = 0
+        for round in 0..<60 {
+            let now = scheduler.now.offset
+            let burst = round % 10 == 0 ? 1_500 : Int.random(in: 0..<400, using: &rng)
+            for _ in 0..<burst {
+                let id = nextID
+                nextID += 1
+                let delay: Duration
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0, 1: delay = .milliseconds(2)  // one instant, many chunks
+                case 2: delay = .zero
+                case 3: delay = Duration(secondsComponent: 0, attosecondsComponent: Int64.random(in: 1...3, using: &rng))
+                default: delay = .milliseconds(Int.random(in: 0..<300, using: &rng))
+                }
+                disposables[id] = scheduler.schedule(after: delay) {
+                    ran.append((id, scheduler.now.offset))
+                }
+                model.append(Planned(id: id, due: now + delay))
+            }
+            for index in model.indices where !model[index].cancelled && Int.random(in: 0..<5, using: &rng) == 0 {
+                model[index].cancelled = true
+                disposables[model[index].id]?.dispose()
+            }
+            let target = now + .milliseconds(Int.random(in: 0..<6, using: &rng))
+            let expected = model.filter { !$0.cancelled && $0.due <= target }
+                .sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            model.removeAll { $0.cancelled || $0.due <= target }
+            ran = []
+            scheduler.advance(to: SchedulerInstant(offset: target))
+            #expect(ran.map(\.id) == expected.map(\.id))
+            #expect(ran.map(\.now) == expected.map(\.due))
+            #expect(scheduler.pendingCount == model.count)
+            ranInAll += ran.count
+        }
+        let expected = model.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+        ran = []
+        scheduler.run()
+        #expect(ran.map(\.id) == expected.map(\.id))
+        #expect(ran.map(\.now) == expected.map(\.due))
+        #expect(scheduler.pendingCount == 0)
+        // Enough went through the radix heap for chains of several chunks.
+        #expect(ranInAll + ran.count > 5_000)
+    }
+
     /// The done bits (one a sequence number, in a block that starts at 16
     /// words and doubles) across their word and growth boundaries: entries
     /// cancelled on either side of each boundary do not run, their
