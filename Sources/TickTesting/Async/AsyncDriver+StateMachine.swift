@@ -1,3 +1,5 @@
+@_spi(TickInternals) import Tick
+
 // The decisions of `AsyncDriver`, as a state machine: one enum of named
 // states, one mutating method per event, each returning the action its owner
 // performs. It touches no lock, no thread, no continuation and no job: the
@@ -5,16 +7,15 @@
 // says (resuming, running and handing on jobs outside the lock). So every
 // transition can be tested without threads (AsyncDriverStateMachineTests).
 //
-// Generic over the job, the waiter and the iteration so that the tests can
-// use plain values; the driver uses `AsyncDriver.Pending`, a continuation
-// and Tick's `AwaitedIteration`.
-
-/// A job as the state machine sees it: where it runs, and its address (a
-/// task is its own job, so a root's job has the root's address).
-protocol DriverJob {
-    var toMain: Bool { get }
-    var address: UInt { get }
-}
+// Concrete, not generic: the jobs are the driver's `Pending` (the tests make
+// them with stand-in addresses; the machine reads only `toMain` and
+// `address`, and never runs one) and the iterations Tick's
+// `AwaitedIteration`. The waiter (the continuation of the advance or run
+// waiting for quiescence) is not stored here: there is at most one, and the
+// driver keeps it beside the machine, under the same lock; the machine keeps
+// its budget and says when to resume it. A generic machine cost a debug
+// build of TickTesting its unspecialized code and value witnesses (build
+// time, Docs/PerformanceHistory.md, branch build-time6).
 
 extension AsyncDriver {
     /// The driver's states and transitions (Docs/AsyncAwait.md, "The
@@ -36,7 +37,10 @@ extension AsyncDriver {
     /// - A waiter exists only in `holding` (jobs queued) or `draining`, and
     ///   is resumed exactly once: by the drain reaching quiescence, by the
     ///   step budget, or by a stall.
-    struct StateMachine<Job: DriverJob, Waiter, Iteration: AnyObject> {
+    struct StateMachine {
+        typealias Job = Pending
+        typealias Iteration = AwaitedIteration
+
         enum State {
             /// Nothing queued, nothing running, nobody outside.
             case idle
@@ -57,9 +61,9 @@ extension AsyncDriver {
             let tracked: Bool
         }
 
-        /// An advance or run waiting for quiescence.
+        /// An advance or run waiting for quiescence (the owner keeps its
+        /// continuation: the waiter).
         struct Waiting {
-            let waiter: Waiter
             let budget: Int
             var jobsRun = 0
         }
@@ -274,7 +278,7 @@ extension AsyncDriver {
             case handOver(toMain: Bool)
             /// Quiescent: resume the waiter with `.quiet`, then ask again
             /// (its task usually comes back at once).
-            case resume(Waiter)
+            case resume
             /// The drain ends.
             case finish
         }
@@ -292,25 +296,26 @@ extension AsyncDriver {
                 }
                 return .run(next)
             }
-            if let waiting = draining.waiting {
+            if draining.waiting != nil {
                 draining.waiting = nil
                 state = .draining(draining)
-                return .resume(waiting.waiter)
+                return .resume
             }
             state = draining.hold.map { .holding(Holding(hold: $0)) } ?? .idle
             return .finish
         }
 
-        /// A job (or a switch run at once) finished. Returns a waiter to
-        /// resume with `.budgetExceeded(jobs)` if the step budget ran out.
-        mutating func jobFinished() -> (Waiter, jobs: Int)? {
+        /// A job (or a switch run at once) finished. Returns the jobs run if
+        /// the step budget ran out: resume the waiter with
+        /// `.budgetExceeded(jobs)`.
+        mutating func jobFinished() -> Int? {
             completed &+= 1
             guard case .draining(var draining) = state, var waiting = draining.waiting else { return nil }
             waiting.jobsRun += 1
             if waiting.jobsRun > waiting.budget {
                 draining.waiting = nil
                 state = .draining(draining)
-                return (waiting.waiter, waiting.jobsRun)
+                return waiting.jobsRun
             }
             draining.waiting = waiting
             state = .draining(draining)
@@ -354,23 +359,24 @@ extension AsyncDriver {
             }
         }
 
-        enum WaitAction {
+        enum WaitAction: Equatable {
             /// Resume the waiter at once with this outcome.
-            case resume(Waiter, Outcome)
-            /// It waits; start the watchdog first if asked.
+            case resume(Outcome)
+            /// It waits (the owner keeps it until an action says to resume
+            /// it); start the watchdog first if asked.
             case waiting(startWatching: Bool)
         }
 
         /// An advance waits for quiescence, with `budget` jobs at most.
-        mutating func wait(_ waiter: Waiter, budget: Int) -> WaitAction {
-            let waiting = Waiting(waiter: waiter, budget: budget)
+        mutating func wait(budget: Int) -> WaitAction {
+            let waiting = Waiting(budget: budget)
             switch state {
             case .stalled:
-                return .resume(waiter, .abandoned)
+                return .resume(.abandoned)
             case .idle:
-                return .resume(waiter, .quiet)
+                return .resume(.quiet)
             case .holding(var holding):
-                guard !queueIsEmpty else { return .resume(waiter, .quiet) }
+                guard !queueIsEmpty else { return .resume(.quiet) }
                 // Held jobs: they run when the hold ends, and the wait with them.
                 holding.waiting = waiting
                 state = .holding(holding)
@@ -392,21 +398,21 @@ extension AsyncDriver {
         enum StallAction {
             case none
             /// Give up: hand `queued` to the runtime, cancel `sleepers`,
-            /// resume `waiter` (if any) with `.stalled(limit)`.
-            case abandon(queued: [Job], sleepers: [Sleeper], waiter: Waiter?)
+            /// resume the waiter (if `resumeWaiter`) with `.stalled(limit)`.
+            case abandon(queued: [Job], sleepers: [Sleeper], resumeWaiter: Bool)
         }
 
         /// The watchdog's tick: a wait (an advance, or a caller entering)
         /// that has seen no job finish for `limit` gives up. `report` makes
         /// the stall's message (the state keeps it).
         mutating func checkStall(now: Duration, limit: Duration, report: () -> String) -> StallAction {
-            let waiter: Waiter?
+            let waiter: Bool
             switch state {
-            case .holding(let holding): waiter = holding.waiting?.waiter
-            case .draining(let draining): waiter = draining.waiting?.waiter
-            case .idle, .stalled: waiter = nil
+            case .holding(let holding): waiter = holding.waiting != nil
+            case .draining(let draining): waiter = draining.waiting != nil
+            case .idle, .stalled: waiter = false
             }
-            guard !isStalled, waiter != nil || entering > 0 else {
+            guard !isStalled, waiter || entering > 0 else {
                 quietSince = nil
                 return .none
             }
@@ -422,7 +428,7 @@ extension AsyncDriver {
             state = .stalled
             isStalled = true
             stallReport = report()
-            return .abandon(queued: queued, sleepers: sleepers.removeAll(), waiter: waiter)
+            return .abandon(queued: queued, sleepers: sleepers.removeAll(), resumeWaiter: waiter)
         }
 
         // MARK: A stuck test
