@@ -359,7 +359,7 @@ extension AsyncDriver {
             }
         }
 
-        enum WaitAction: Equatable {
+        enum WaitAction {
             /// Resume the waiter at once with this outcome.
             case resume(Outcome)
             /// It waits (the owner keeps it until an action says to resume
