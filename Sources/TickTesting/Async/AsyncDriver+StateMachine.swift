@@ -70,16 +70,18 @@ extension AsyncDriver {
 
         struct Holding {
             var hold: Hold
-            var waiting: Waiting?
         }
 
         struct Draining {
             /// A hold that began while the drain runs (effective once it ends).
             var hold: Hold?
-            var waiting: Waiting?
         }
 
         private(set) var state: State = .idle
+        /// The advance or run waiting for quiescence, in `holding` (with
+        /// jobs queued) or `draining` only. Beside the state, not in it: a
+        /// state holding it would be larger, and copied at every event.
+        private var waiting: Waiting?
         /// What the stall was (set when the machine enters `stalled`).
         /// Kept out of the state so that the state is a trivial value,
         /// copied without reference counting on every event.
@@ -138,8 +140,9 @@ extension AsyncDriver {
             case .idle:
                 if !queueIsEmpty { return "idle with jobs queued" }
                 if isStalled { return "idle but marked stalled" }
-            case .holding(let holding):
-                if holding.waiting != nil && queueIsEmpty { return "holding a waiter with nothing queued" }
+                if waiting != nil { return "idle with a waiter" }
+            case .holding:
+                if waiting != nil && queueIsEmpty { return "holding a waiter with nothing queued" }
                 if isStalled { return "holding but marked stalled" }
             case .draining:
                 if isStalled { return "draining but marked stalled" }
@@ -147,6 +150,7 @@ extension AsyncDriver {
                 if !isStalled || stallReport == nil { return "stalled without its report" }
                 if !queueIsEmpty { return "stalled with jobs queued" }
                 if sleepers.count > 0 { return "stalled with sleepers listed" }
+                if waiting != nil { return "stalled with a waiter" }
             }
             return nil
         }
@@ -194,7 +198,7 @@ extension AsyncDriver {
             switch state {
             case .holding(let holding) where generation == nil || generation == holding.hold.generation:
                 holdReleases.append(reason)
-                return startDrainingOrIdle(waiting: holding.waiting)
+                return startDrainingOrIdle()
             case .draining(var draining):
                 guard let hold = draining.hold, generation == nil || generation == hold.generation else {
                     return .none
@@ -210,12 +214,13 @@ extension AsyncDriver {
 
         /// Leaving `holding`: drain what is queued, or else idle (a waiter
         /// only waits with jobs queued, see `wait`).
-        private mutating func startDrainingOrIdle(waiting: Waiting?) -> StartAction {
+        private mutating func startDrainingOrIdle() -> StartAction {
             guard !queueIsEmpty else {
                 state = .idle
+                waiting = nil
                 return .none
             }
-            state = .draining(Draining(hold: nil, waiting: waiting))
+            state = .draining(Draining(hold: nil))
             return .startDrain(onMain: jobs[head].toMain)
         }
 
@@ -241,9 +246,9 @@ extension AsyncDriver {
                 // it suspend: holding on could hang it (it may await this
                 // job), so the hold ends and the failure is reported once.
                 switch state {
-                case .holding(let holding):
+                case .holding:
                     holdReleases.append(.untracked)
-                    state = .draining(Draining(hold: nil, waiting: holding.waiting))
+                    state = .draining(Draining(hold: nil))
                     startsDrain = true
                 case .draining(var draining) where draining.hold != nil:
                     holdReleases.append(.untracked)
@@ -263,7 +268,7 @@ extension AsyncDriver {
                 // The root itself, resumed: it suspended, so everything runs.
                 guard job.address == holding.hold.root else { return .queued(reportRootOutside: reportOutside) }
                 holdReleases.append(.resumed)
-                state = .draining(Draining(hold: nil, waiting: holding.waiting))
+                state = .draining(Draining(hold: nil))
             case .idle:
                 state = .draining(Draining())
             }
@@ -285,7 +290,7 @@ extension AsyncDriver {
 
         /// The drain (on the main queue if `onMain`) asks what to do next.
         mutating func nextInDrain(onMain: Bool) -> DrainStep {
-            guard case .draining(var draining) = state else { return .finish }
+            guard case .draining(let draining) = state else { return .finish }
             if !queueIsEmpty {
                 let next = jobs[head]
                 if next.toMain != onMain { return .handOver(toMain: next.toMain) }
@@ -296,9 +301,8 @@ extension AsyncDriver {
                 }
                 return .run(next)
             }
-            if draining.waiting != nil {
-                draining.waiting = nil
-                state = .draining(draining)
+            if waiting != nil {
+                waiting = nil
                 return .resume
             }
             state = draining.hold.map { .holding(Holding(hold: $0)) } ?? .idle
@@ -310,15 +314,13 @@ extension AsyncDriver {
         /// `.budgetExceeded(jobs)`.
         mutating func jobFinished() -> Int? {
             completed &+= 1
-            guard case .draining(var draining) = state, var waiting = draining.waiting else { return nil }
-            waiting.jobsRun += 1
-            if waiting.jobsRun > waiting.budget {
-                draining.waiting = nil
-                state = .draining(draining)
-                return waiting.jobsRun
+            guard case .draining = state, var counted = waiting else { return nil }
+            counted.jobsRun += 1
+            if counted.jobsRun > counted.budget {
+                waiting = nil
+                return counted.jobsRun
             }
-            draining.waiting = waiting
-            state = .draining(draining)
+            waiting = counted
             return nil
         }
 
@@ -369,20 +371,17 @@ extension AsyncDriver {
 
         /// An advance waits for quiescence, with `budget` jobs at most.
         mutating func wait(budget: Int) -> WaitAction {
-            let waiting = Waiting(budget: budget)
             switch state {
             case .stalled:
                 return .resume(.abandoned)
             case .idle:
                 return .resume(.quiet)
-            case .holding(var holding):
+            case .holding:
                 guard !queueIsEmpty else { return .resume(.quiet) }
                 // Held jobs: they run when the hold ends, and the wait with them.
-                holding.waiting = waiting
-                state = .holding(holding)
-            case .draining(var draining):
-                draining.waiting = waiting
-                state = .draining(draining)
+                waiting = Waiting(budget: budget)
+            case .draining:
+                waiting = Waiting(budget: budget)
             }
             return .waiting(startWatching: startWatching())
         }
@@ -408,8 +407,7 @@ extension AsyncDriver {
         mutating func checkStall(now: Duration, limit: Duration, report: () -> String) -> StallAction {
             let waiter: Bool
             switch state {
-            case .holding(let holding): waiter = holding.waiting != nil
-            case .draining(let draining): waiter = draining.waiting != nil
+            case .holding, .draining: waiter = waiting != nil
             case .idle, .stalled: waiter = false
             }
             guard !isStalled, waiter || entering > 0 else {
@@ -426,6 +424,7 @@ extension AsyncDriver {
             jobs = []
             head = 0
             state = .stalled
+            waiting = nil
             isStalled = true
             stallReport = report()
             return .abandon(queued: queued, sleepers: sleepers.removeAll(), resumeWaiter: waiter)
