@@ -1,3 +1,5 @@
+@_spi(TickInternals) import Tick
+
 // The decisions of `AsyncDriver`, as a state machine: one enum of named
 // states, one mutating method per event, each returning the action its owner
 // performs. It touches no lock, no thread, no continuation and no job: the
@@ -5,16 +7,15 @@
 // says (resuming, running and handing on jobs outside the lock). So every
 // transition can be tested without threads (AsyncDriverStateMachineTests).
 //
-// Generic over the job, the waiter and the iteration so that the tests can
-// use plain values; the driver uses `AsyncDriver.Pending`, a continuation
-// and Tick's `AwaitedIteration`.
-
-/// A job as the state machine sees it: where it runs, and its address (a
-/// task is its own job, so a root's job has the root's address).
-protocol DriverJob {
-    var toMain: Bool { get }
-    var address: UInt { get }
-}
+// Concrete, not generic: the jobs are the driver's `Pending` (the tests make
+// them with stand-in addresses; the machine reads only `toMain` and
+// `address`, and never runs one) and the iterations Tick's
+// `AwaitedIteration`. The waiter (the continuation of the advance or run
+// waiting for quiescence) is not stored here: there is at most one, and the
+// driver keeps it beside the machine, under the same lock; the machine keeps
+// its budget and says when to resume it. A generic machine cost a debug
+// build of TickTesting its unspecialized code and value witnesses (build
+// time, Docs/PerformanceHistory.md, branch build-time6).
 
 extension AsyncDriver {
     /// The driver's states and transitions (Docs/AsyncAwait.md, "The
@@ -36,7 +37,10 @@ extension AsyncDriver {
     /// - A waiter exists only in `holding` (jobs queued) or `draining`, and
     ///   is resumed exactly once: by the drain reaching quiescence, by the
     ///   step budget, or by a stall.
-    struct StateMachine<Job: DriverJob, Waiter, Iteration: AnyObject> {
+    struct StateMachine {
+        typealias Job = Pending
+        typealias Iteration = AwaitedIteration
+
         enum State {
             /// Nothing queued, nothing running, nobody outside.
             case idle
@@ -57,25 +61,27 @@ extension AsyncDriver {
             let tracked: Bool
         }
 
-        /// An advance or run waiting for quiescence.
+        /// An advance or run waiting for quiescence (the owner keeps its
+        /// continuation: the waiter).
         struct Waiting {
-            let waiter: Waiter
             let budget: Int
             var jobsRun = 0
         }
 
         struct Holding {
             var hold: Hold
-            var waiting: Waiting?
         }
 
         struct Draining {
             /// A hold that began while the drain runs (effective once it ends).
             var hold: Hold?
-            var waiting: Waiting?
         }
 
         private(set) var state: State = .idle
+        /// The advance or run waiting for quiescence, in `holding` (with
+        /// jobs queued) or `draining` only. Beside the state, not in it: a
+        /// state holding it would be larger, and copied at every event.
+        private var waiting: Waiting?
         /// What the stall was (set when the machine enters `stalled`).
         /// Kept out of the state so that the state is a trivial value,
         /// copied without reference counting on every event.
@@ -134,8 +140,9 @@ extension AsyncDriver {
             case .idle:
                 if !queueIsEmpty { return "idle with jobs queued" }
                 if isStalled { return "idle but marked stalled" }
-            case .holding(let holding):
-                if holding.waiting != nil && queueIsEmpty { return "holding a waiter with nothing queued" }
+                if waiting != nil { return "idle with a waiter" }
+            case .holding:
+                if waiting != nil && queueIsEmpty { return "holding a waiter with nothing queued" }
                 if isStalled { return "holding but marked stalled" }
             case .draining:
                 if isStalled { return "draining but marked stalled" }
@@ -143,6 +150,7 @@ extension AsyncDriver {
                 if !isStalled || stallReport == nil { return "stalled without its report" }
                 if !queueIsEmpty { return "stalled with jobs queued" }
                 if sleepers.count > 0 { return "stalled with sleepers listed" }
+                if waiting != nil { return "stalled with a waiter" }
             }
             return nil
         }
@@ -190,7 +198,7 @@ extension AsyncDriver {
             switch state {
             case .holding(let holding) where generation == nil || generation == holding.hold.generation:
                 holdReleases.append(reason)
-                return startDrainingOrIdle(waiting: holding.waiting)
+                return startDrainingOrIdle()
             case .draining(var draining):
                 guard let hold = draining.hold, generation == nil || generation == hold.generation else {
                     return .none
@@ -206,12 +214,13 @@ extension AsyncDriver {
 
         /// Leaving `holding`: drain what is queued, or else idle (a waiter
         /// only waits with jobs queued, see `wait`).
-        private mutating func startDrainingOrIdle(waiting: Waiting?) -> StartAction {
+        private mutating func startDrainingOrIdle() -> StartAction {
             guard !queueIsEmpty else {
                 state = .idle
+                waiting = nil
                 return .none
             }
-            state = .draining(Draining(hold: nil, waiting: waiting))
+            state = .draining(Draining(hold: nil))
             return .startDrain(onMain: jobs[head].toMain)
         }
 
@@ -237,9 +246,9 @@ extension AsyncDriver {
                 // it suspend: holding on could hang it (it may await this
                 // job), so the hold ends and the failure is reported once.
                 switch state {
-                case .holding(let holding):
+                case .holding:
                     holdReleases.append(.untracked)
-                    state = .draining(Draining(hold: nil, waiting: holding.waiting))
+                    state = .draining(Draining(hold: nil))
                     startsDrain = true
                 case .draining(var draining) where draining.hold != nil:
                     holdReleases.append(.untracked)
@@ -259,7 +268,7 @@ extension AsyncDriver {
                 // The root itself, resumed: it suspended, so everything runs.
                 guard job.address == holding.hold.root else { return .queued(reportRootOutside: reportOutside) }
                 holdReleases.append(.resumed)
-                state = .draining(Draining(hold: nil, waiting: holding.waiting))
+                state = .draining(Draining(hold: nil))
             case .idle:
                 state = .draining(Draining())
             }
@@ -274,14 +283,14 @@ extension AsyncDriver {
             case handOver(toMain: Bool)
             /// Quiescent: resume the waiter with `.quiet`, then ask again
             /// (its task usually comes back at once).
-            case resume(Waiter)
+            case resume
             /// The drain ends.
             case finish
         }
 
         /// The drain (on the main queue if `onMain`) asks what to do next.
         mutating func nextInDrain(onMain: Bool) -> DrainStep {
-            guard case .draining(var draining) = state else { return .finish }
+            guard case .draining(let draining) = state else { return .finish }
             if !queueIsEmpty {
                 let next = jobs[head]
                 if next.toMain != onMain { return .handOver(toMain: next.toMain) }
@@ -292,28 +301,26 @@ extension AsyncDriver {
                 }
                 return .run(next)
             }
-            if let waiting = draining.waiting {
-                draining.waiting = nil
-                state = .draining(draining)
-                return .resume(waiting.waiter)
+            if waiting != nil {
+                waiting = nil
+                return .resume
             }
             state = draining.hold.map { .holding(Holding(hold: $0)) } ?? .idle
             return .finish
         }
 
-        /// A job (or a switch run at once) finished. Returns a waiter to
-        /// resume with `.budgetExceeded(jobs)` if the step budget ran out.
-        mutating func jobFinished() -> (Waiter, jobs: Int)? {
+        /// A job (or a switch run at once) finished. Returns the jobs run if
+        /// the step budget ran out: resume the waiter with
+        /// `.budgetExceeded(jobs)`.
+        mutating func jobFinished() -> Int? {
             completed &+= 1
-            guard case .draining(var draining) = state, var waiting = draining.waiting else { return nil }
-            waiting.jobsRun += 1
-            if waiting.jobsRun > waiting.budget {
-                draining.waiting = nil
-                state = .draining(draining)
-                return (waiting.waiter, waiting.jobsRun)
+            guard case .draining = state, var counted = waiting else { return nil }
+            counted.jobsRun += 1
+            if counted.jobsRun > counted.budget {
+                waiting = nil
+                return counted.jobsRun
             }
-            draining.waiting = waiting
-            state = .draining(draining)
+            waiting = counted
             return nil
         }
 
@@ -356,27 +363,25 @@ extension AsyncDriver {
 
         enum WaitAction {
             /// Resume the waiter at once with this outcome.
-            case resume(Waiter, Outcome)
-            /// It waits; start the watchdog first if asked.
+            case resume(Outcome)
+            /// It waits (the owner keeps it until an action says to resume
+            /// it); start the watchdog first if asked.
             case waiting(startWatching: Bool)
         }
 
         /// An advance waits for quiescence, with `budget` jobs at most.
-        mutating func wait(_ waiter: Waiter, budget: Int) -> WaitAction {
-            let waiting = Waiting(waiter: waiter, budget: budget)
+        mutating func wait(budget: Int) -> WaitAction {
             switch state {
             case .stalled:
-                return .resume(waiter, .abandoned)
+                return .resume(.abandoned)
             case .idle:
-                return .resume(waiter, .quiet)
-            case .holding(var holding):
-                guard !queueIsEmpty else { return .resume(waiter, .quiet) }
+                return .resume(.quiet)
+            case .holding:
+                guard !queueIsEmpty else { return .resume(.quiet) }
                 // Held jobs: they run when the hold ends, and the wait with them.
-                holding.waiting = waiting
-                state = .holding(holding)
-            case .draining(var draining):
-                draining.waiting = waiting
-                state = .draining(draining)
+                waiting = Waiting(budget: budget)
+            case .draining:
+                waiting = Waiting(budget: budget)
             }
             return .waiting(startWatching: startWatching())
         }
@@ -392,21 +397,20 @@ extension AsyncDriver {
         enum StallAction {
             case none
             /// Give up: hand `queued` to the runtime, cancel `sleepers`,
-            /// resume `waiter` (if any) with `.stalled(limit)`.
-            case abandon(queued: [Job], sleepers: [Sleeper], waiter: Waiter?)
+            /// resume the waiter (if `resumeWaiter`) with `.stalled(limit)`.
+            case abandon(queued: [Job], sleepers: [Sleeper], resumeWaiter: Bool)
         }
 
         /// The watchdog's tick: a wait (an advance, or a caller entering)
         /// that has seen no job finish for `limit` gives up. `report` makes
         /// the stall's message (the state keeps it).
         mutating func checkStall(now: Duration, limit: Duration, report: () -> String) -> StallAction {
-            let waiter: Waiter?
+            let waiter: Bool
             switch state {
-            case .holding(let holding): waiter = holding.waiting?.waiter
-            case .draining(let draining): waiter = draining.waiting?.waiter
-            case .idle, .stalled: waiter = nil
+            case .holding, .draining: waiter = waiting != nil
+            case .idle, .stalled: waiter = false
             }
-            guard !isStalled, waiter != nil || entering > 0 else {
+            guard !isStalled, waiter || entering > 0 else {
                 quietSince = nil
                 return .none
             }
@@ -420,9 +424,10 @@ extension AsyncDriver {
             jobs = []
             head = 0
             state = .stalled
+            waiting = nil
             isStalled = true
             stallReport = report()
-            return .abandon(queued: queued, sleepers: sleepers.removeAll(), waiter: waiter)
+            return .abandon(queued: queued, sleepers: sleepers.removeAll(), resumeWaiter: waiter)
         }
 
         // MARK: A stuck test

@@ -32,7 +32,7 @@ extension AsyncDriver {
     }
 
     /// A job the driver holds: what it needs to run it, or to hand it on.
-    struct Pending: DriverJob {
+    struct Pending {
         let job: UnownedJob
         let toMain: Bool
         /// The runtime's executor for a global job (main-actor jobs go to
@@ -43,6 +43,8 @@ extension AsyncDriver {
         /// runs isolated to that executor.
         var entrance: UnownedSerialExecutor? = nil
 
+        /// The job's address (a task is its own job, so a root's job has
+        /// the root's address).
         var address: UInt { JobRouting.address(of: job) }
 
         /// Hands the job to the runtime instead of running it here.

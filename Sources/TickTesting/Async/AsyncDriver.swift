@@ -52,7 +52,7 @@ final class AsyncDriver: @unchecked Sendable {
 
     private let lock = Lock()
 
-    typealias Machine = StateMachine<Pending, UnsafeContinuation<Outcome, Never>, AwaitedIteration>
+    typealias Machine = StateMachine
 
     /// The driver's state and its transitions (under `lock`; in `deinit`
     /// alone). @exclusivity(unchecked): the lock makes every access
@@ -60,6 +60,19 @@ final class AsyncDriver: @unchecked Sendable {
     /// here: a non-mutating method or a computed property called on a stored
     /// struct copies the whole machine first (measured in `async_sleep`).
     @exclusivity(unchecked) private var machine = Machine()
+
+    /// The advance or run waiting for quiescence, if any (under `lock`):
+    /// set when the machine says it waits, taken when an action says to
+    /// resume it (the machine keeps its budget, not its continuation).
+    /// @exclusivity(unchecked): the lock makes every access exclusive.
+    @exclusivity(unchecked) private var waiter: UnsafeContinuation<Outcome, Never>?
+
+    /// Takes the waiter to resume (under `lock`).
+    @inline(__always)
+    private func takeWaiter() -> UnsafeContinuation<Outcome, Never>? {
+        defer { waiter = nil }
+        return waiter
+    }
 
     /// A task that switched executors in the job the non-main drain is
     /// running (see `takeSwitch`), and the address of that job.
@@ -429,12 +442,13 @@ final class AsyncDriver: @unchecked Sendable {
                 lock.unlock()
                 startDrain(onMain: toMain, queue: queue)
                 return
-            case .resume(let waiting):
+            case .resume:
                 // Quiescent. The waiting advance/run goes on, and its task
                 // comes back to this driver: keep draining, so that it runs
                 // here without a new drain being scheduled.
+                let waiting = takeWaiter()
                 lock.unlock()
-                waiting.resume(returning: .quiet)
+                waiting?.resume(returning: .quiet)
                 lock.lock()
             case .finish:
                 lock.unlock()
@@ -467,9 +481,10 @@ final class AsyncDriver: @unchecked Sendable {
     /// its budget).
     @inline(__always)
     private func jobFinished() {
-        if let (waiting, jobs) = machine.jobFinished() {
+        if let jobs = machine.jobFinished() {
+            let waiting = takeWaiter()
             lock.unlock()
-            waiting.resume(returning: .budgetExceeded(jobs))
+            waiting?.resume(returning: .budgetExceeded(jobs))
             lock.lock()
         }
     }
@@ -505,7 +520,7 @@ final class AsyncDriver: @unchecked Sendable {
 
     // The steps of `quiescence`, each a synchronous function: the machine
     // is never touched from the async function's own frame (which would
-    // copy it there, and instantiate its generic metadata at run time).
+    // copy it there).
 
     /// `true` if the caller is to step into the driver.
     private func willEnter() -> Bool {
@@ -532,11 +547,12 @@ final class AsyncDriver: @unchecked Sendable {
 
     private func wait(_ continuation: UnsafeContinuation<Outcome, Never>, budget: Int) {
         lock.lock()
-        switch machine.wait(continuation, budget: budget) {
-        case .resume(let waiting, let outcome):
+        switch machine.wait(budget: budget) {
+        case .resume(let outcome):
             lock.unlock()
-            waiting.resume(returning: outcome)
+            continuation.resume(returning: outcome)
         case .waiting(let watch):
+            waiter = continuation
             lock.unlock()
             if watch { Watchdog.shared.watch(self) }
         }
@@ -556,6 +572,8 @@ final class AsyncDriver: @unchecked Sendable {
         let action = machine.checkStall(now: now - Self.epoch, limit: limit) {
             "a job of the async work this TestScheduler drives has not finished for \(limit.exactDescription) of real time, while the test waited for it\(site) (blocked on a semaphore, a lock, or a synchronous wait for work Tick does not drive?). The scheduler no longer drives its async work: from now on it runs on the runtime's executors, without quiescence; its pending virtual sleeps threw CancellationError, new ones throw at once, and every later async advance or run fails without running anything."
         }
+        let waiting: UnsafeContinuation<Outcome, Never>?
+        if case .abandon(_, _, true) = action { waiting = takeWaiter() } else { waiting = nil }
         lock.unlock()
         // Give up: from now on every job goes straight to the runtime's
         // executors, starting with the queued ones, so the test can go on
@@ -563,7 +581,7 @@ final class AsyncDriver: @unchecked Sendable {
         // sleep still pending throws (the advance that would wake it will
         // not run: any use after a stall fails at once), so a test awaiting a
         // sleeping task gets its value instead of hanging.
-        guard case .abandon(let queued, let asleep, let waiting) = action else { return }
+        guard case .abandon(let queued, let asleep, _) = action else { return }
         for pending in queued { pending.forward() }
         for sleeper in asleep { sleeper.cancel() }
         waiting?.resume(returning: .stalled(limit))

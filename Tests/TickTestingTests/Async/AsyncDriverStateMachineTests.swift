@@ -1,18 +1,16 @@
 import Testing
+@_spi(TickInternals) @testable import Tick
 @testable import TickTesting
 
 /// The driver's state machine, event by event, without threads: each test
 /// puts the machine in a state, sends one event, and checks the action and
 /// the state after it (Docs/AsyncAwait.md, "The driver's states").
 @Suite struct AsyncDriverStateMachineTests {
-    struct Job: DriverJob, Equatable {
-        var toMain = false
-        var address: UInt
-    }
+    typealias Machine = AsyncDriver.StateMachine
+    typealias Job = AsyncDriver.Pending
 
-    final class Iteration {}
-
-    typealias Machine = AsyncDriver.StateMachine<Job, String, Iteration>
+    /// An iteration of `values` that is never ended here.
+    static func iteration() -> AwaitedIteration { AwaitedIteration { _ in } }
 
     static let root: UInt = 0xA0
     static let t0 = Duration.seconds(100)
@@ -45,7 +43,7 @@ import Testing
     /// A machine that gave up after a stall, with an advance that waited.
     static func stalled() -> Machine {
         var machine = draining([Job(address: 1)])
-        _ = machine.wait("advance", budget: 10)
+        _ = machine.wait(budget: 10)
         _ = machine.checkStall(now: t0, limit: .seconds(10)) { "stall" }
         _ = machine.checkStall(now: t0 + .seconds(10), limit: .seconds(10)) { "stall" }
         return machine
@@ -68,7 +66,7 @@ import Testing
             let result = machine.quiescenceNow(inDriver: false)
             #expect(result == .quiet)
         }
-        guard case .resume("advance", .quiet) = machine.wait("advance", budget: 10) else {
+        guard case .resume(.quiet) = machine.wait(budget: 10) else {
             Issue.record("expected an immediate resume")
             return
         }
@@ -124,13 +122,13 @@ import Testing
 
     @Test func aWaiterIsResumedWhenTheDrainIsQuiescentThenTheDrainEnds() {
         var machine = Self.draining([Job(address: 1)])
-        guard case .waiting(startWatching: true) = machine.wait("advance", budget: 10) else {
+        guard case .waiting(startWatching: true) = machine.wait(budget: 10) else {
             Issue.record("expected a wait that starts the watchdog")
             return
         }
         _ = machine.nextInDrain(onMain: false)
         _ = machine.jobFinished()
-        guard case .resume("advance") = machine.nextInDrain(onMain: false) else {
+        guard case .resume = machine.nextInDrain(onMain: false) else {
             Issue.record("expected the waiter to be resumed")
             return
         }
@@ -143,7 +141,7 @@ import Testing
 
     @Test func theWatchdogIsStartedOnce() {
         var machine = Self.draining([Job(address: 1)])
-        guard case .waiting(startWatching: true) = machine.wait("first", budget: 10) else {
+        guard case .waiting(startWatching: true) = machine.wait(budget: 10) else {
             Issue.record("expected the first wait to start the watchdog")
             return
         }
@@ -155,13 +153,12 @@ import Testing
 
     @Test func aWaitOverItsBudgetIsResumedWithTheJobsRun() {
         var machine = Self.draining([Job(address: 1), Job(address: 2), Job(address: 3)])
-        _ = machine.wait("advance", budget: 2)
-        var resumed: (String, Int)?
+        _ = machine.wait(budget: 2)
+        var resumed: Int?
         while resumed == nil, case .run = machine.nextInDrain(onMain: false) {
             resumed = machine.jobFinished()
         }
-        #expect(resumed?.0 == "advance")
-        #expect(resumed?.1 == 3)
+        #expect(resumed == 3)
         do {
             let result = machine.quiescenceNow(inDriver: false)
             #expect(result == nil)
@@ -289,7 +286,7 @@ import Testing
             let result = machine.quiescenceNow(inDriver: false)
             #expect(result == nil)
         }
-        guard case .waiting = machine.wait("advance", budget: 10) else {
+        guard case .waiting = machine.wait(budget: 10) else {
             Issue.record("expected a wait")
             return
         }
@@ -299,7 +296,7 @@ import Testing
         }
         _ = machine.nextInDrain(onMain: false)
         _ = machine.jobFinished()
-        guard case .resume("advance") = machine.nextInDrain(onMain: false) else {
+        guard case .resume = machine.nextInDrain(onMain: false) else {
             Issue.record("expected the waiter to be resumed")
             return
         }
@@ -311,7 +308,7 @@ import Testing
             let result = machine.quiescenceNow(inDriver: false)
             #expect(result == .quiet)
         }
-        guard case .resume(_, .quiet) = machine.wait("advance", budget: 10) else {
+        guard case .resume(.quiet) = machine.wait(budget: 10) else {
             Issue.record("expected an immediate resume")
             return
         }
@@ -322,7 +319,7 @@ import Testing
     @Test func aWaitThatSeesNoJobFinishForTheLimitGivesUp() {
         var machine = Self.draining([Job(address: 1), Job(address: 2)])
         _ = machine.nextInDrain(onMain: false)
-        _ = machine.wait("advance", budget: 10)
+        _ = machine.wait(budget: 10)
         guard case .none = machine.checkStall(now: Self.t0, limit: .seconds(10), report: { "stall" }) else {
             Issue.record("the first look only marks the time")
             return
@@ -337,16 +334,16 @@ import Testing
             Issue.record("expected the driver to give up")
             return
         }
-        #expect(queued == [Job(address: 2)])
+        #expect(queued.map(\.address) == [2])
         #expect(sleepers.isEmpty)
-        #expect(waiter == "advance")
+        #expect(waiter)
         #expect(machine.stallReport == "stall")
         #expect(Self.name(machine) == "stalled")
     }
 
     @Test func aJobFinishingRestartsTheStallClock() {
         var machine = Self.draining([Job(address: 1), Job(address: 2)])
-        _ = machine.wait("advance", budget: 10)
+        _ = machine.wait(budget: 10)
         _ = machine.checkStall(now: Self.t0, limit: .seconds(10)) { "stall" }
         _ = machine.nextInDrain(onMain: false)
         _ = machine.jobFinished()
@@ -376,7 +373,7 @@ import Testing
             #expect(result == .enter(startWatching: true))
         }
         _ = machine.checkStall(now: Self.t0, limit: .seconds(1)) { "stall" }
-        guard case .abandon(_, _, nil) = machine.checkStall(now: Self.t0 + .seconds(1), limit: .seconds(1), report: { "stall" }) else {
+        guard case .abandon(_, _, false) = machine.checkStall(now: Self.t0 + .seconds(1), limit: .seconds(1), report: { "stall" }) else {
             Issue.record("expected the driver to give up, with no waiter to resume")
             return
         }
@@ -389,7 +386,7 @@ import Testing
         let sleepers = [Sleeper(driver: driver, deadline: .origin), Sleeper(driver: driver, deadline: .origin)]
         var machine = Self.draining([Job(address: 1)])
         for sleeper in sleepers { _ = machine.addSleeper(sleeper) }
-        _ = machine.wait("advance", budget: 10)
+        _ = machine.wait(budget: 10)
         _ = machine.checkStall(now: Self.t0, limit: .seconds(1)) { "stall" }
         guard case .abandon(_, let ended, _) = machine.checkStall(now: Self.t0 + .seconds(1), limit: .seconds(1), report: { "stall" }) else {
             Issue.record("expected the driver to give up")
@@ -431,7 +428,7 @@ import Testing
             let result = machine.willEnter()
             #expect(result == .abandoned)
         }
-        guard case .resume("again", .abandoned) = machine.wait("again", budget: 10) else {
+        guard case .resume(.abandoned) = machine.wait(budget: 10) else {
             Issue.record("expected an immediate abandoned")
             return
         }
@@ -572,7 +569,7 @@ import Testing
     // MARK: the scheduler goes away
 
     @Test func iterationsStillWaitingWhenTheSchedulerGoesWithWorkPendingAreEnded() {
-        let (waiting, resumed) = (Iteration(), Iteration())
+        let (waiting, resumed) = (Self.iteration(), Self.iteration())
         var machine = Self.draining([Job(address: 1)])
         machine.iterationWaits(waiting)
         machine.iterationWaits(resumed)
@@ -584,8 +581,17 @@ import Testing
 
     @Test func nothingPendingEndsNoIteration() {
         var machine = Machine()
-        machine.iterationWaits(Iteration())
+        machine.iterationWaits(Self.iteration())
         #expect(machine.schedulerReleased(pending: 0).isEmpty)
         #expect(machine.iterations.isEmpty)
+    }
+}
+
+extension AsyncDriver.Pending {
+    /// A stand-in job for the machine: it reads only `toMain` and the
+    /// address, and never runs, forwards or dereferences a job, so the
+    /// address need not be a real job's.
+    init(toMain: Bool = false, address: UInt) {
+        self.init(job: unsafeBitCast(address, to: UnownedJob.self), toMain: toMain, original: nil)
     }
 }
