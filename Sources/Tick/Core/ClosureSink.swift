@@ -65,9 +65,14 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// Written before `upstreamSet` is published, then touched only by the
     /// caller that claimed `finishing` (or by `setUpstream` if that came first).
     @exclusivity(unchecked) private final var upstream: any Disposable = NopDisposable()
+    #if DEBUG
     /// Counts this subscription as live until it ends (for a direct
-    /// source: from its claim).
+    /// source: from its claim). Debug builds only, as every resource
+    /// count: in a release build the field would be a byte (an empty
+    /// token's optional) and, with its padding, the 8 that take a one-shot
+    /// timer's source past `malloc`'s fast bins (`OneShotTimerSource`).
     @exclusivity(unchecked) private final var token: ResourceToken?
+    #endif
 
     @usableFromInline static var upstreamSet: Int { 1 }
     /// `dispose()` was called (``isDisposed``).
@@ -102,9 +107,13 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     ) {
         self.closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         self.state = Atomic(0)
+        #if DEBUG
         self.token = ResourceToken()
+        #endif
         super.init()
+        #if DEBUG
         token?.name(ClosureSink<Element>.self)
+        #endif
     }
 
     /// A direct source's own sink, unclaimed: no closures, no token (see
@@ -113,7 +122,9 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     override init() {
         self.closures = ClosureSlots(onNext: nil, onError: nil, onCompleted: nil, onDisposed: nil)
         self.state = Atomic(Self.unclaimed)
+        #if DEBUG
         self.token = nil
+        #endif
         super.init()
     }
 
@@ -131,8 +142,10 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
             state.compareExchange(expected: Self.unclaimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
         else { return false }
         closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        #if DEBUG
         token = ResourceToken()
         token?.name(ClosureSink<Element>.self)
+        #endif
         return true
     }
 
@@ -212,7 +225,9 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         if old & Self.upstreamSet != 0 { disposeUpstreamInPlace(spent: old & Self.upstreamSpent != 0) }
         // A terminal event that got in first runs `onDisposed` itself.
         if old & Self.terminated == 0 { closures.disposed() }
+        #if DEBUG
         token = nil
+        #endif
         let new = state.wrappingAdd(Self.finished, ordering: .acquiringAndReleasing).newValue
         if new < Self.delivering { releaseClosures() }
     }
@@ -228,7 +243,9 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
             return
         }
         if old & Self.upstreamSet != 0 { disposeUpstreamInPlace(spent: old & Self.upstreamSpent != 0) }
+        #if DEBUG
         token = nil
+        #endif
         let new = state.wrappingAdd(Self.finished &- Self.delivering, ordering: .acquiringAndReleasing).newValue
         if new < Self.delivering { releaseClosures() }
     }

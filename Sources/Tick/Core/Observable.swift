@@ -282,4 +282,11 @@ extension Observable: @unchecked Sendable {}
 /// `flatMap`/`merge` (FlatMap.swift), or a source a closure subscription runs
 /// itself (DirectSource.swift).
 @usableFromInline
-class NestedSources {}
+class NestedSources {
+    /// The scheduled action of a source that is its own pending work (a
+    /// directly subscribed one-shot timer: `OneShotTimerSource`, which
+    /// overrides it); does nothing on any other. On this non-generic class
+    /// so that the action's closure captures the object alone (its
+    /// context, no allocation), not a generic class's type too.
+    func fire() {}
+}
