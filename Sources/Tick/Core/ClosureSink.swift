@@ -43,8 +43,8 @@ import Synchronization
 /// Not `final`: a ``DirectSource`` (a timer's `TimerSource`) is a closure
 /// sink too, made unclaimed (``init()``: no closures, not counted as a live
 /// resource, `unclaimed` set). The first closure subscription of its
-/// observable claims it (``claim(onNext:onError:onCompleted:onDisposed:)``,
-/// one compare-and-exchange from exactly `unclaimed` to nothing) and uses
+/// observable claims it (``claim()``, one compare-and-exchange from
+/// exactly `unclaimed` to nothing), gives it its closures and uses
 /// it as its sink, so a directly subscribed timer is one object; every
 /// later subscription, or one that loses the race, makes a sink of its own.
 /// The claimer writes the closures and the token before it schedules
@@ -129,24 +129,31 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     }
 
     /// Takes this direct source's sink for a closure subscription: `true`
-    /// for the first caller, which then owns the sink (and must set its
-    /// upstream); `false` for every later one (or a sink made by the other
-    /// initializer). The closures and the token are written here, before
-    /// the claimer schedules anything.
+    /// for the first caller, which then owns the sink and must give it its
+    /// closures (``install(onNext:onError:onCompleted:onDisposed:)``)
+    /// before it schedules anything, then set its upstream; `false` for
+    /// every later one (or a sink made by the other initializer).
+    @inlinable
+    final func claim() -> Bool {
+        state.load(ordering: .relaxed) == Self.unclaimed
+            && state.compareExchange(expected: Self.unclaimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The claimer's closures (and, in a debug build, its resource token),
+    /// written after ``claim()`` and before anything is scheduled, so
+    /// before any delivery or disposal can reach the sink. The closures
+    /// are consumed: the caller's references move into the sink (as into
+    /// the initializer of a sink of its own) instead of being copied.
     @usableFromInline
-    final func claim(
-        onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
-        onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
-    ) -> Bool {
-        guard state.load(ordering: .relaxed) == Self.unclaimed,
-            state.compareExchange(expected: Self.unclaimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
-        else { return false }
+    final func install(
+        onNext: consuming ((Element) -> Void)?, onError: consuming ((any Error) -> Void)?,
+        onCompleted: consuming (() -> Void)?, onDisposed: consuming (() -> Void)?
+    ) {
         closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         #if DEBUG
         token = ResourceToken()
         token?.name(ClosureSink<Element>.self)
         #endif
-        return true
     }
 
     /// `true` once ``dispose()`` has been called (not after a terminal event

@@ -233,7 +233,8 @@ extension ObservableType {
         if let direct = (self as? Observable<Element>)?.nesting as? DirectSource<Element> {
             // The source's first closure subscription takes the source itself
             // as its sink (one object a timer); any later one makes its own.
-            if direct.claim(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed) {
+            if direct.claim() {
+                direct.install(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
                 direct.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, direct))
                 return direct
             }
