@@ -221,7 +221,9 @@ extension ObservableType {
         // No `onError`: the error goes to `Hooks.defaultErrorHandler`, if one
         // was set (nil otherwise, at the cost of one atomic load).
         let onError = onError ?? Hooks.unhandledErrorObserver()
-        if let delivery = IsolatedDelivery.forIsolation(isolation) {
+        // (The nil check here first: most subscriptions are not isolated,
+        // and the call costs more than the check.)
+        if isolation != nil, let delivery = IsolatedDelivery.forIsolation(isolation) {
             return subscribeIsolated(
                 delivery: delivery, onNext: onNext, onError: onError, onCompleted: onCompleted,
                 onDisposed: onDisposed)

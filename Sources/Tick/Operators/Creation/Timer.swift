@@ -124,6 +124,7 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     }
 
     /// The action of the source's own subscription.
+    @_specialize(where Element == Int)
     override func fire() { deliverOnce(.zero) }
 }
 
