@@ -40,7 +40,7 @@ import Synchronization
 ///   write. Deliveries only ever read the closures, so they may overlap.
 ///
 /// ## A direct source's own sink
-/// Not `final`: a ``DirectSource`` (a timer's `TimerSource`) is a closure
+/// Not `final`: a ``DirectSource`` (a timer's source) is a closure
 /// sink too, made unclaimed (``init()``: no closures, not counted as a live
 /// resource, `unclaimed` set). The first closure subscription of its
 /// observable claims it (``claim()``, one compare-and-exchange from
@@ -285,7 +285,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         upstream = NopDisposable()
     }
 
-    /// The action of a directly subscribed one-shot timer (`TimerSource`):
+    /// The action of a directly subscribed one-shot timer (`OneShotTimerSource`):
     /// records that the upstream (this very action) has started, so that
     /// finishing lets go of it without disposing it, then delivers `value`
     /// and completion, as `TimerSink.fireOnce` forwards them.
@@ -342,10 +342,11 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
 ///
 /// `onNext` is stored inline; the three terminal closures, when any is
 /// given, in one ``TerminalClosures`` object. A sink with only `onNext`
-/// (the usual `subscribe(onNext:)`) is then 89 bytes, not 129, which
-/// `malloc` keeps in its fast bins: freeing many sinks in a burst costs
-/// about a third of what the larger chunks did. (A timer's first closure
-/// subscription has no sink of its own: its `TimerSource` is the sink.)
+/// (the usual `subscribe(onNext:)`) is then 88 bytes in a release build,
+/// not 128, which `malloc` keeps in its fast bins: freeing many sinks in a
+/// burst costs about a third of what the larger chunks did. (A timer's
+/// first closure subscription has no sink of its own: its source is the
+/// sink, `OneShotTimerSource` or `PeriodicTimerSource`.)
 @usableFromInline
 struct ClosureSlots<Element>: ~Copyable {
     @usableFromInline let onNext: ((Element) -> Void)?
