@@ -87,7 +87,7 @@ final class SchedulerLink: Sendable {
 /// what holds it strongly (its testable observers and virtual clocks, the
 /// time operators' sinks such as `delay`'s, a closure that captures it). A
 /// timer observable does not: a pending one-shot timer subscribed with
-/// `subscribe(onNext:)` is one object, its `TimerSource`, held by the
+/// `subscribe(onNext:)` is one object, its `OneShotTimerSource`, held by the
 /// scheduler's queue through the scheduled action, so a strong reference
 /// back to the scheduler would be a cycle. A test that lets go of its
 /// scheduler with a timer pending (an `advance(to:)` short of the deadline)

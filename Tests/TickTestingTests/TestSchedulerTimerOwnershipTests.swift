@@ -4,7 +4,7 @@ import Testing
 
 /// What a timer holds of a test scheduler (`SchedulerLink`'s conformance to
 /// `Scheduler`, TestScheduler+Entries.swift): a one-shot timer subscribed
-/// with `subscribe(onNext:)` is one object, its `TimerSource`, which the
+/// with `subscribe(onNext:)` is one object, its `OneShotTimerSource`, which the
 /// scheduler's queue holds while the timer is pending; the source reaches
 /// the scheduler through its link, so it never keeps it alive. A scheduler
 /// the test lets go of with a timer pending goes away, with its pending

@@ -40,11 +40,11 @@ import Synchronization
 ///   write. Deliveries only ever read the closures, so they may overlap.
 ///
 /// ## A direct source's own sink
-/// Not `final`: a ``DirectSource`` (a timer's `TimerSource`) is a closure
+/// Not `final`: a ``DirectSource`` (a timer's source) is a closure
 /// sink too, made unclaimed (``init()``: no closures, not counted as a live
 /// resource, `unclaimed` set). The first closure subscription of its
-/// observable claims it (``claim(onNext:onError:onCompleted:onDisposed:)``,
-/// one compare-and-exchange from exactly `unclaimed` to nothing) and uses
+/// observable claims it (``claim()``, one compare-and-exchange from
+/// exactly `unclaimed` to nothing), gives it its closures and uses
 /// it as its sink, so a directly subscribed timer is one object; every
 /// later subscription, or one that loses the race, makes a sink of its own.
 /// The claimer writes the closures and the token before it schedules
@@ -65,9 +65,14 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// Written before `upstreamSet` is published, then touched only by the
     /// caller that claimed `finishing` (or by `setUpstream` if that came first).
     @exclusivity(unchecked) private final var upstream: any Disposable = NopDisposable()
+    #if DEBUG
     /// Counts this subscription as live until it ends (for a direct
-    /// source: from its claim).
+    /// source: from its claim). Debug builds only, as every resource
+    /// count: in a release build the field would be a byte (an empty
+    /// token's optional) and, with its padding, the 8 that take a one-shot
+    /// timer's source past `malloc`'s fast bins (`OneShotTimerSource`).
     @exclusivity(unchecked) private final var token: ResourceToken?
+    #endif
 
     @usableFromInline static var upstreamSet: Int { 1 }
     /// `dispose()` was called (``isDisposed``).
@@ -102,9 +107,13 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     ) {
         self.closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
         self.state = Atomic(0)
+        #if DEBUG
         self.token = ResourceToken()
+        #endif
         super.init()
+        #if DEBUG
         token?.name(ClosureSink<Element>.self)
+        #endif
     }
 
     /// A direct source's own sink, unclaimed: no closures, no token (see
@@ -113,27 +122,38 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     override init() {
         self.closures = ClosureSlots(onNext: nil, onError: nil, onCompleted: nil, onDisposed: nil)
         self.state = Atomic(Self.unclaimed)
+        #if DEBUG
         self.token = nil
+        #endif
         super.init()
     }
 
     /// Takes this direct source's sink for a closure subscription: `true`
-    /// for the first caller, which then owns the sink (and must set its
-    /// upstream); `false` for every later one (or a sink made by the other
-    /// initializer). The closures and the token are written here, before
-    /// the claimer schedules anything.
+    /// for the first caller, which then owns the sink and must give it its
+    /// closures (``install(onNext:onError:onCompleted:onDisposed:)``)
+    /// before it schedules anything, then set its upstream; `false` for
+    /// every later one (or a sink made by the other initializer).
+    @inlinable
+    final func claim() -> Bool {
+        state.load(ordering: .relaxed) == Self.unclaimed
+            && state.compareExchange(expected: Self.unclaimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// The claimer's closures (and, in a debug build, its resource token),
+    /// written after ``claim()`` and before anything is scheduled, so
+    /// before any delivery or disposal can reach the sink. The closures
+    /// are consumed: the caller's references move into the sink (as into
+    /// the initializer of a sink of its own) instead of being copied.
     @usableFromInline
-    final func claim(
-        onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?,
-        onCompleted: (() -> Void)?, onDisposed: (() -> Void)?
-    ) -> Bool {
-        guard state.load(ordering: .relaxed) == Self.unclaimed,
-            state.compareExchange(expected: Self.unclaimed, desired: 0, ordering: .acquiringAndReleasing).exchanged
-        else { return false }
+    final func install(
+        onNext: consuming ((Element) -> Void)?, onError: consuming ((any Error) -> Void)?,
+        onCompleted: consuming (() -> Void)?, onDisposed: consuming (() -> Void)?
+    ) {
         closures = ClosureSlots(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        #if DEBUG
         token = ResourceToken()
         token?.name(ClosureSink<Element>.self)
-        return true
+        #endif
     }
 
     /// `true` once ``dispose()`` has been called (not after a terminal event
@@ -212,7 +232,9 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         if old & Self.upstreamSet != 0 { disposeUpstreamInPlace(spent: old & Self.upstreamSpent != 0) }
         // A terminal event that got in first runs `onDisposed` itself.
         if old & Self.terminated == 0 { closures.disposed() }
+        #if DEBUG
         token = nil
+        #endif
         let new = state.wrappingAdd(Self.finished, ordering: .acquiringAndReleasing).newValue
         if new < Self.delivering { releaseClosures() }
     }
@@ -228,7 +250,9 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
             return
         }
         if old & Self.upstreamSet != 0 { disposeUpstreamInPlace(spent: old & Self.upstreamSpent != 0) }
+        #if DEBUG
         token = nil
+        #endif
         let new = state.wrappingAdd(Self.finished &- Self.delivering, ordering: .acquiringAndReleasing).newValue
         if new < Self.delivering { releaseClosures() }
     }
@@ -261,7 +285,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         upstream = NopDisposable()
     }
 
-    /// The action of a directly subscribed one-shot timer (`TimerSource`):
+    /// The action of a directly subscribed one-shot timer (`OneShotTimerSource`):
     /// records that the upstream (this very action) has started, so that
     /// finishing lets go of it without disposing it, then delivers `value`
     /// and completion, as `TimerSink.fireOnce` forwards them.
@@ -318,10 +342,11 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
 ///
 /// `onNext` is stored inline; the three terminal closures, when any is
 /// given, in one ``TerminalClosures`` object. A sink with only `onNext`
-/// (the usual `subscribe(onNext:)`) is then 89 bytes, not 129, which
-/// `malloc` keeps in its fast bins: freeing many sinks in a burst costs
-/// about a third of what the larger chunks did. (A timer's first closure
-/// subscription has no sink of its own: its `TimerSource` is the sink.)
+/// (the usual `subscribe(onNext:)`) is then 88 bytes in a release build,
+/// not 128, which `malloc` keeps in its fast bins: freeing many sinks in a
+/// burst costs about a third of what the larger chunks did. (A timer's
+/// first closure subscription has no sink of its own: its source is the
+/// sink, `OneShotTimerSource` or `PeriodicTimerSource`.)
 @usableFromInline
 struct ClosureSlots<Element>: ~Copyable {
     @usableFromInline let onNext: ((Element) -> Void)?

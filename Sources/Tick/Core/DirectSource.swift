@@ -24,8 +24,8 @@
 
 /// A source that a closure subscription may run itself, delivering into its
 /// ``ClosureSink`` with no sink of the source's own in between (see above),
-/// and the sink of its own first closure subscription. Abstract:
-/// ``TimerSource`` is the one kind.
+/// and the sink of its own first closure subscription. Abstract: a timer's
+/// sources (``OneShotTimerSource``, ``PeriodicTimerSource``) are the kinds.
 // @unchecked Sendable: as its base class `ClosureSink`'s (it adds no state).
 @usableFromInline
 class DirectSource<Element>: ClosureSink<Element>, @unchecked Sendable {

@@ -221,7 +221,9 @@ extension ObservableType {
         // No `onError`: the error goes to `Hooks.defaultErrorHandler`, if one
         // was set (nil otherwise, at the cost of one atomic load).
         let onError = onError ?? Hooks.unhandledErrorObserver()
-        if let delivery = IsolatedDelivery.forIsolation(isolation) {
+        // (The nil check here first: most subscriptions are not isolated,
+        // and the call costs more than the check.)
+        if isolation != nil, let delivery = IsolatedDelivery.forIsolation(isolation) {
             return subscribeIsolated(
                 delivery: delivery, onNext: onNext, onError: onError, onCompleted: onCompleted,
                 onDisposed: onDisposed)
@@ -233,7 +235,8 @@ extension ObservableType {
         if let direct = (self as? Observable<Element>)?.nesting as? DirectSource<Element> {
             // The source's first closure subscription takes the source itself
             // as its sink (one object a timer); any later one makes its own.
-            if direct.claim(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed) {
+            if direct.claim() {
+                direct.install(onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
                 direct.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, direct))
                 return direct
             }
@@ -282,4 +285,11 @@ extension Observable: @unchecked Sendable {}
 /// `flatMap`/`merge` (FlatMap.swift), or a source a closure subscription runs
 /// itself (DirectSource.swift).
 @usableFromInline
-class NestedSources {}
+class NestedSources {
+    /// The scheduled action of a source that is its own pending work (a
+    /// directly subscribed one-shot timer: `OneShotTimerSource`, which
+    /// overrides it); does nothing on any other. On this non-generic class
+    /// so that the action's closure captures the object alone (its
+    /// context, no allocation), not a generic class's type too.
+    func fire() {}
+}

@@ -56,7 +56,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// alive, as in RxSwift. A TickTesting `TestScheduler` returns a stand-in
     /// that reaches it without keeping it alive: only the test, which holds
     /// it, can move its clock, and a pending one-shot timer is the very
-    /// object the scheduler's queue holds (`TimerSource`), so holding the
+    /// object the scheduler's queue holds (`OneShotTimerSource`), so holding the
     /// scheduler would make a reference cycle for as long as the timer is
     /// pending (Docs/Performance.md, "Timers: one object a timer").
     @_spi(TickInternals)

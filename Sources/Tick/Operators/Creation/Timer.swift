@@ -12,10 +12,17 @@ extension Observable where Element: FixedWidthInteger {
     public static func timer(_ dueTime: Duration, period: Duration? = nil, scheduler: any Scheduler) -> Observable<Element> {
         // A closure subscription with nothing in between runs the source
         // itself (`DirectSource.swift`; the first one with the source as its
-        // sink); any other subscription makes a `TimerSink`.
-        let source = TimerSource<Element>(
-            dueTime: dueTime, period: period, scheduler: scheduler,
-            makeAction: { sink, periodic in periodic ? TimerTicks(sink).tick : { sink.deliverOnce(0) } })
+        // sink); any other subscription makes a `TimerSink`. A one-shot timer
+        // and a periodic one are sources of two kinds: the one-shot's holds
+        // only its due time and scheduler, so that it stays below `malloc`'s
+        // fast-bin limit (see `OneShotTimerSource`).
+        if let period {
+            let source = PeriodicTimerSource<Element>(
+                dueTime: dueTime, period: period, scheduler: scheduler,
+                makeAction: { sink in TimerTicks(sink).tick })
+            return Observable({ observer in source.subscribe(observer) }, nesting: source)
+        }
+        let source = OneShotTimerSource<Element>(dueTime: dueTime, scheduler: scheduler)
         return Observable({ observer in source.subscribe(observer) }, nesting: source)
     }
 
@@ -50,46 +57,104 @@ final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sen
     }
 }
 
-/// `Observable.timer`'s source: its parameters, the usual subscription (a
-/// ``TimerSink``) and the direct one.
+// MARK: The sources
+//
+// A timer observable's source is a direct source (`DirectSource.swift`):
+// also the sink of its observable's first closure subscription, so that
+// `timer(…).subscribe(onNext: …)` is this one object, which the scheduler's
+// queue holds (through the action's closure) while the timer is pending.
+//
+// ## What a source holds of its scheduler
+// `scheduler.referenceForTimers`: a real scheduler itself (the observable
+// keeps it alive, as in RxSwift), a TickTesting `TestScheduler`'s link,
+// which reaches it without keeping it alive. A pending timer is held by the
+// test scheduler's queue; holding the scheduler back would make a cycle,
+// and a test that let go of its scheduler with a timer pending would leak
+// both (no undriven-work hint, pending work counted as live). What keeps a
+// test scheduler alive is the test's references to it (and what the test
+// holds that holds it strongly: its observers, clocks, operators such as
+// `delay`); a timer observable alone does not. Subscribing one after its
+// test scheduler is gone schedules nothing: no one could have moved that
+// clock.
+
+/// A one-shot `Observable.timer`'s source: its due time and scheduler, the
+/// usual subscription (a ``TimerSink``) and the direct one.
 ///
-/// A direct source, so also the sink of its observable's first closure
-/// subscription (`DirectSource.swift`): `timer(…).subscribe(onNext: …)` is
-/// this one object, which the scheduler's queue holds (through the action's
-/// closure) while the timer is pending.
-///
-/// ## What it holds of its scheduler
-/// `scheduler.referenceForTimers`: a real scheduler itself (the observable
-/// keeps it alive, as in RxSwift), a TickTesting `TestScheduler`'s link,
-/// which reaches it without keeping it alive. A pending timer is held by the
-/// test scheduler's queue; holding the scheduler back would make a cycle,
-/// and a test that let go of its scheduler with a timer pending would leak
-/// both (no undriven-work hint, pending work counted as live). What keeps a
-/// test scheduler alive is the test's references to it (and what the test
-/// holds that holds it strongly: its observers, clocks, operators such as
-/// `delay`); a timer observable alone does not. Subscribing one after its
-/// test scheduler is gone schedules nothing: no one could have moved that
-/// clock.
+/// Kept to the closure sink's fields and these two (120 bytes in a release
+/// build), so that `malloc` serves it from its fast bins (chunks up to 128
+/// bytes, the 8-byte header included): ten thousand timers fired and freed
+/// in a burst then take `free`'s short path. Hence no stored action maker,
+/// as the periodic source has: the direct action is made in
+/// ``subscribeDirect(_:)``, reached through the class's vtable, so generic
+/// (unspecialized) code, and runs ``fire()``, specialized for `Int` (the
+/// generic code checks the type and calls the specialized copy). The
+/// measurements are in Docs/PerformanceHistory.md, "Timers (branch
+/// timers6, 2026-11-27)".
 @usableFromInline
 // @unchecked Sendable: as its base class `ClosureSink`'s; its own fields are
 // `let`s.
-final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unchecked Sendable {
+final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unchecked Sendable {
     @usableFromInline let dueTime: Duration
-    @usableFromInline let period: Duration?
-    /// The scheduler as `referenceForTimers` gives it (see above).
+    /// The scheduler as `referenceForTimers` gives it (see "What a source
+    /// holds of its scheduler" above).
     @usableFromInline let scheduler: any Scheduler
-    /// Makes the direct subscription's scheduled action for a sink (periodic
-    /// or not). A closure with no captures, written where `timer` is
-    /// specialized, so that the actions it makes capture only the sink (no
-    /// allocation for the closure) and call specialized code;
-    /// `subscribeDirect`, reached through the class's vtable, is not
-    /// specialized.
-    @usableFromInline let makeAction: (ClosureSink<Element>, _ periodic: Bool) -> () -> Void
+
+    @inlinable
+    init(dueTime: Duration, scheduler: any Scheduler) {
+        self.dueTime = dueTime
+        self.scheduler = timerReference(to: scheduler)
+        super.init()
+    }
+
+    /// The usual subscription: a ``TimerSink`` forwarding to `observer`.
+    @inlinable
+    func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
+        let sink = TimerSink(downstream: observer)
+        sink.setUpstream(scheduler.schedule(after: dueTime) { sink.fireOnce() })
+        return sink
+    }
+
+    /// The direct subscription: the same scheduling, the action delivering
+    /// `0` and completion into `sink` (`ClosureSink.deliverOnce`). When the
+    /// sink is this source (its observable's first closure subscription),
+    /// the action is ``fire()``, in a closure whose one capture is the
+    /// source; a closure written here would capture the generic type as
+    /// well, which takes an allocation of its own.
+    override func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable {
+        if sink === self { return scheduler.schedule(after: dueTime, scheduledAction(firing: self)) }
+        return scheduler.schedule(after: dueTime) { sink.deliverOnce(.zero) }
+    }
+
+    /// The action of the source's own subscription: `0` and completion
+    /// into itself. `@_specialize`: the vtable's generic entry calls a copy
+    /// specialized for `Int`, the usual element, when `Element` is `Int`
+    /// (about 50 instructions a timer less than the generic delivery);
+    /// other element types run the generic code, with the same result.
+    @_specialize(where Element == Int)
+    override func fire() { deliverOnce(.zero) }
+}
+
+/// A periodic `Observable.timer`'s (and `interval`'s) source: its
+/// parameters, the usual subscription (a ``TimerSink``) and the direct one.
+@usableFromInline
+// @unchecked Sendable: as its base class `ClosureSink`'s; its own fields are
+// `let`s.
+final class PeriodicTimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unchecked Sendable {
+    @usableFromInline let dueTime: Duration
+    @usableFromInline let period: Duration
+    /// The scheduler as `referenceForTimers` gives it (see "What a source
+    /// holds of its scheduler" above).
+    @usableFromInline let scheduler: any Scheduler
+    /// Makes the direct subscription's scheduled action for a sink. A
+    /// closure with no captures, written where `timer` is specialized, so
+    /// that the action it makes calls specialized code; `subscribeDirect`,
+    /// reached through the class's vtable, is not specialized.
+    @usableFromInline let makeAction: (ClosureSink<Element>) -> () -> Void
 
     @inlinable
     init(
-        dueTime: Duration, period: Duration?, scheduler: any Scheduler,
-        makeAction: @escaping (ClosureSink<Element>, _ periodic: Bool) -> () -> Void
+        dueTime: Duration, period: Duration, scheduler: any Scheduler,
+        makeAction: @escaping (ClosureSink<Element>) -> () -> Void
     ) {
         self.dueTime = dueTime
         self.period = period
@@ -102,21 +167,14 @@ final class TimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unc
     @inlinable
     func subscribe(_ observer: AnyObserver<Element>) -> any Disposable {
         let sink = TimerSink(downstream: observer)
-        if let period {
-            sink.setUpstream(scheduler.schedulePeriodic(after: dueTime, period: period) { sink.tick() })
-        } else {
-            sink.setUpstream(scheduler.schedule(after: dueTime) { sink.fireOnce() })
-        }
+        sink.setUpstream(scheduler.schedulePeriodic(after: dueTime, period: period) { sink.tick() })
         return sink
     }
 
     /// The direct subscription: the same scheduling, the action delivering
-    /// into `sink` (`ClosureSink.deliverOnce`, or ``TimerTicks``).
+    /// into `sink` (``TimerTicks``).
     override func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable {
-        if let period {
-            return scheduler.schedulePeriodic(after: dueTime, period: period, makeAction(sink, true))
-        }
-        return scheduler.schedule(after: dueTime, makeAction(sink, false))
+        scheduler.schedulePeriodic(after: dueTime, period: period, makeAction(sink))
     }
 }
 
@@ -139,7 +197,11 @@ final class TimerTicks<Element: FixedWidthInteger> {
     }
 }
 
+/// The action that calls `source.fire()`: made in a non-generic function,
+/// so that the closure's one capture is the source (its context).
+func scheduledAction(firing source: NestedSources) -> () -> Void { { source.fire() } }
+
 /// `scheduler.referenceForTimers` (SPI, so not callable from inlinable code
-/// itself): what a ``TimerSource`` holds of its scheduler.
+/// itself): what a timer's source holds of its scheduler.
 @usableFromInline
 func timerReference(to scheduler: any Scheduler) -> any Scheduler { scheduler.referenceForTimers }
