@@ -76,8 +76,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// `weak` reference, so that the scheduler's reference count stays
     /// inline (see `SchedulerLink`).
     @usableFromInline let handle = SchedulerLink()
-    /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
-    @usableFromInline let marbleExpectations = MarbleExpectationStore()
+    /// Marble expectations waiting for ``run()``/``flush()`` (see
+    /// `MarbleTesting.swift`). Its lock is this scheduler's `lock` (see
+    /// `MarbleExpectationStore.lock`).
+    @usableFromInline let marbleExpectations: MarbleExpectationStore
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
     ///
     /// Made with the scheduler when that happens inside a task (the task
@@ -160,6 +162,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.horizon = frame.totalAttoseconds * Int128(Int.max)
         self.simulateProcessingDelay = simulateProcessingDelay
         self.pendingWork = PendingWorkLog(site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        self.marbleExpectations = MarbleExpectationStore(lock: lock)
         self.storage = .allocate(capacity: 1)
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
         self.state.current = instant(for: initialClock).offset
@@ -353,31 +356,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay).offset) }
         counter.increment()
         return ScheduledEntry(link: handle, sequence: key)
-    }
-
-    /// Schedules `action` at frame time `time` after `start` (the clock when
-    /// a cold test observable was subscribed to), exactly as
-    /// `schedule(at: start + time)` does, and returns the entry's sequence
-    /// number for ``cancel(_:)-([UInt64])``. The cold observables' per-event
-    /// scheduling, without an existential disposable per event.
-    @usableFromInline
-    func enqueue(at time: TestTime, after start: SchedulerInstant, _ action: @escaping () -> Void) -> UInt64 {
-        let due = start + (instant(for: time) - .origin)
-        return enqueue(after: max(.zero, due - start), action).sequence
-    }
-
-    /// Cancels the entries of `sequences` that have not run, under one lock.
-    @usableFromInline
-    func cancel(_ sequences: [UInt64]) {
-        var released: WorkQueue.Released?
-        var cancelled = 0
-        lock.lock()
-        for sequence in sequences where state.cancel(sequence) { cancelled += 1 }
-        if cancelled > 0 { released = state.takeAllIfAllCancelled() }
-        lock.unlock()
-        if cancelled > 0 { counter.decrement(by: cancelled) }
-        // Released outside the lock, as in `cancel(_:)` for one entry.
-        withExtendedLifetime(released) {}
     }
 
     func cancel(_ sequence: UInt64) {
