@@ -83,6 +83,10 @@ struct PendingWorkLog: ~Copyable, Sendable {
         }
     }
 
+    /// Whether there is work the rule counts (one load: the usual answer,
+    /// no, without building `undrivenWork`'s optional tuple).
+    var hasUndrivenWork: Bool { undriven.load(ordering: .acquiring) > 0 }
+
     /// The work the rule counts, if any.
     var undrivenWork: (everDriven: Bool, count: Int, firstDue: Duration?)? {
         let count = undriven.load(ordering: .acquiring)
@@ -131,6 +135,7 @@ extension TestScheduler {
 
     /// Called as the scheduler goes away: the hint, if the rule says so.
     func hintAboutUndrivenWork() {
+        guard pendingWork.hasUndrivenWork else { return }
         guard !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork, PendingWorkLog.insideATest,
             !marbleExpectations.hasUncheckedExpectations
         else { return }

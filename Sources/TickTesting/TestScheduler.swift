@@ -181,8 +181,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // ends the `values` iterations its tasks still await on it).
         let driver = loadAsyncDriver()
         driver?.schedulerGone(pending: state.pending)
-        // Work still pending goes with the scheduler: no longer a live resource.
-        counter.decrement(by: pendingCount)
+        // Work still pending goes with the scheduler: no longer a live
+        // resource. (Read without the lock, as above: nothing else can
+        // reach the scheduler any more.)
+        counter.decrement(by: state.pending)
         storage.deinitialize(count: 1)
         storage.deallocate()
         // Last, as when the driver was a stored property: the strong
@@ -208,10 +210,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// The frame's length in attoseconds (exact arithmetic without `Duration`'s
     /// slower generic multiplication).
-    private let frameAttoseconds: Int128
+    let frameAttoseconds: Int128
     /// The frame in attoseconds if it fits in 64 bits (all frames up to
     /// about 9.2 s), 0 otherwise: the fast path of `testTime(for:)`.
-    private let frameAttoseconds64: Int64
+    let frameAttoseconds64: Int64
     /// ``endOfTime`` in attoseconds: the clock never passes it.
     let horizon: Int128
 
@@ -236,8 +238,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// holds, which the clock never reaches) reads as `TestTime(Int.max)` or
     /// `TestTime(Int.min)`.
     public func testTime(for instant: SchedulerInstant) -> TestTime {
-        let frameAttos = frameAttoseconds
-        let attos = instant.offset.totalAttoseconds
+        Self.testTime(
+            attoseconds: instant.offset.totalAttoseconds, frameAttoseconds: frameAttoseconds,
+            frameAttoseconds64: frameAttoseconds64)
+    }
+
+    /// ``testTime(for:)`` of the instant `attos` attoseconds after the
+    /// origin, for a frame of `frameAttos` attoseconds (`frameAttoseconds64`:
+    /// the same if it fits in 64 bits, 0 otherwise). Static, for a marble
+    /// recorder, which reads the published clock without the scheduler.
+    @inline(__always)
+    static func testTime(attoseconds attos: Int128, frameAttoseconds frameAttos: Int128, frameAttoseconds64: Int64)
+        -> TestTime
+    {
         // Fast path: both fit in 64 bits (about ±9.2 s of attoseconds), so the
         // division needs no 128-bit arithmetic.
         if frameAttoseconds64 > 0, let small = Int64(exactly: attos) {
