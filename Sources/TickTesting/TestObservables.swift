@@ -10,52 +10,62 @@ public protocol TestableObservableType<Element>: ObservableType {
     var subscriptions: [Subscription] { get }
 }
 
-/// Shared bookkeeping of the subscription log.
+/// A subscription log: every subscription with its subscribe and
+/// unsubscribe times. Not thread-safe itself: its owner guards it (a
+/// ``SubscriptionLog``, or a cold observable's lock). The first
+/// subscription is kept inline, the others in `more`: most test observables
+/// are subscribed once, and an array allocates its storage for the first
+/// element.
 @usableFromInline
-final class SubscriptionLog: @unchecked Sendable {
-    private let lock: Lock
-    /// Guarded by `lock` (runtime exclusivity checks are off). The first
-    /// subscription is kept inline, the others in `more`: most test
-    /// observables are subscribed once, and an array allocates its storage
-    /// for the first element.
-    @exclusivity(unchecked) private var first: Subscription?
-    @exclusivity(unchecked) private var more: [Subscription] = []
+struct SubscriptionEntries {
+    private var first: Subscription?
+    private var more: [Subscription] = []
 
-    @usableFromInline init() { lock = Lock() }
-
-    /// A log guarded by `lock`, shared with other bookkeeping that never
-    /// calls out while holding it.
-    init(lock: Lock) { self.lock = lock }
+    @usableFromInline init() {}
 
     var all: [Subscription] {
-        lock.withLock {
-            guard let first else { return [] }
-            return [first] + more
-        }
+        guard let first else { return [] }
+        return [first] + more
     }
 
+    /// Logs a subscription at `time`; returns its index.
     @usableFromInline
-    func subscribed(at time: TestTime) -> Int {
-        lock.withLock {
-            guard first != nil else {
-                first = Subscription(time)
-                return 0
-            }
-            more.append(Subscription(time))
-            return more.count
+    mutating func subscribed(at time: TestTime) -> Int {
+        guard first != nil else {
+            first = Subscription(time)
+            return 0
         }
+        more.append(Subscription(time))
+        return more.count
     }
 
+    /// Logs the end of the subscription at `index`.
     @usableFromInline
-    func unsubscribed(_ index: Int, at time: TestTime) {
-        lock.withLock {
-            if index == 0, let entry = first {
-                first = Subscription(entry.subscribe, time)
-            } else {
-                more[index - 1] = Subscription(more[index - 1].subscribe, time)
-            }
+    mutating func unsubscribed(_ index: Int, at time: TestTime) {
+        if index == 0, let entry = first {
+            first = Subscription(entry.subscribe, time)
+        } else {
+            more[index - 1] = Subscription(more[index - 1].subscribe, time)
         }
     }
+}
+
+/// A hot observable's subscription log, with its own lock.
+@usableFromInline
+final class SubscriptionLog: @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock` (runtime exclusivity checks are off).
+    @exclusivity(unchecked) private var entries = SubscriptionEntries()
+
+    @usableFromInline init() {}
+
+    var all: [Subscription] { lock.withLock { entries.all } }
+
+    @usableFromInline
+    func subscribed(at time: TestTime) -> Int { lock.withLock { entries.subscribed(at: time) } }
+
+    @usableFromInline
+    func unsubscribed(_ index: Int, at time: TestTime) { lock.withLock { entries.unsubscribed(index, at: time) } }
 }
 
 /// A hot observable: its events happen at absolute times, whether or not
@@ -222,29 +232,31 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     @usableFromInline let link: SchedulerLink
     /// The scheduler, or nil once it is gone (safe from any thread).
     @inlinable var owner: TestScheduler? { link.scheduler }
-    @usableFromInline let log: SubscriptionLog
-    /// The scheduler's marble lock, which `log` uses too: it guards each
+    /// The scheduler's marble lock: it guards `entries` and each
     /// subscription's observer (see ``ColdSubscription``).
     @usableFromInline let lock: Lock
-    /// Schedules one subscription's events relative to now and stores their
-    /// sequence numbers in it. Made by ``TestScheduler/createColdObservable(_:)``,
+    /// The subscription log, guarded by `lock` (runtime exclusivity checks
+    /// are off). Kept here rather than in a ``SubscriptionLog`` of its own:
+    /// one allocation less per cold observable (its subscriptions refer to
+    /// the observable instead).
+    @usableFromInline @exclusivity(unchecked) var entries = SubscriptionEntries()
+    /// Makes one subscription, schedules its events relative to now and
+    /// returns it (the last argument: whether it keeps the grammar, see
+    /// ``asObservable()``). Made by ``TestScheduler/createColdObservable(_:)``,
     /// which is inlinable, so that where the element type is known (a
     /// marble test's `cold`) this is specialized code, with specialized
     /// per-event actions: `subscribe` itself is usually reached through the
     /// class's vtable from an operator's generic code (an operator sees the
-    /// observable as a `TestableObservable`), and generic per-event actions
-    /// looked up `Event<Element>`'s metadata each time they ran.
-    @usableFromInline let scheduleEvents: (TestScheduler, ColdSubscription<Element>) -> Void
+    /// observable as a `TestableObservable`), and there generic per-event
+    /// actions looked up `Event<Element>`'s metadata each time they ran,
+    /// naming `ColdSubscription<Element>` looked up its metadata (about 330
+    /// instructions), and so did converting it to `any Disposable` (its
+    /// conformance's witness table, about 330 more).
+    @usableFromInline let subscribeWith:
+        (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>, Bool) -> any Disposable
     /// Lets go of a subscription's observer when it is disposed, also
     /// specialized (see ``ColdSubscription/dispose()``).
     @usableFromInline let releaseObserver: (ColdSubscription<Element>) -> Void
-    /// Makes one subscription (see ``subscribe(_:)``; the last argument:
-    /// whether it keeps the grammar, see ``asObservable()``), specialized like
-    /// ``scheduleEvents``: in `subscribe`, which runs unspecialized, naming
-    /// `ColdSubscription<Element>` looked up its generic metadata (about 330
-    /// instructions a subscription).
-    @usableFromInline let makeSubscription:
-        (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>, Bool) -> ColdSubscription<Element>
     /// `AnyObserver<Element>.self`, given by the specialized code that makes
     /// this observable: `subscribe` compares its observer's type with it
     /// rather than have `AnyObserver(observer)` look up that metadata at
@@ -254,34 +266,38 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     @usableFromInline
     init(
         scheduler: TestScheduler, events: [Recorded<Event<Element>>],
-        scheduleEvents: @escaping (TestScheduler, ColdSubscription<Element>) -> Void,
         releaseObserver: @escaping (ColdSubscription<Element>) -> Void,
-        makeSubscription: @escaping (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>, Bool) ->
-            ColdSubscription<Element>,
+        subscribeWith: @escaping (ColdObservable<Element>, TestScheduler, Int, AnyObserver<Element>, Bool) ->
+            any Disposable,
         anyObserverType: Any.Type
     ) {
         self.releaseObserver = releaseObserver
-        self.makeSubscription = makeSubscription
+        self.subscribeWith = subscribeWith
         self.anyObserverType = anyObserverType
         self.link = scheduler.handle
         // The scheduler's marble lock (see `MarbleExpectationStore.lock`):
         // one lock less per cold observable.
         self.lock = scheduler.marbleExpectations.lock
-        self.log = SubscriptionLog(lock: lock)
-        self.scheduleEvents = scheduleEvents
         super.init(recordedEvents: events)
     }
 
-    public override var subscriptions: [Subscription] { log.all }
+    public override var subscriptions: [Subscription] { lock.withLock { entries.all } }
 
-    /// Schedules the recorded events relative to now (see ``scheduleEvents``).
+    /// Logs a subscription at `time`; returns its index.
+    @usableFromInline
+    func subscribed(at time: TestTime) -> Int { lock.withLock { entries.subscribed(at: time) } }
+
+    /// Logs the end of the subscription at `index`.
+    @usableFromInline
+    func unsubscribed(_ index: Int, at time: TestTime) { lock.withLock { entries.unsubscribed(index, at: time) } }
+
+    /// Schedules the recorded events relative to now (see ``subscribeWith``).
     @inlinable
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
     where Observer.Element == Element {
-        let log = self.log
         // Its scheduler released, nothing can happen any more.
         guard let scheduler = owner else { return Disposables.create() }
-        let index = log.subscribed(at: scheduler.clock)
+        let index = subscribed(at: scheduler.clock)
         // What `AnyObserver(observer)` does (the same rule as its
         // initializer in Observer.swift), with the metatype given at creation
         // (see ``anyObserverType``); an SPI initializer taking it cannot be
@@ -289,9 +305,7 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
         let wrapped =
             Observer.self == anyObserverType
             ? unsafeBitCast(observer, to: AnyObserver<Element>.self) : AnyObserver(eventHandler: observer.on)
-        let subscription = makeSubscription(self, scheduler, index, wrapped, false)
-        scheduleEvents(scheduler, subscription)
-        return subscription
+        return subscribeWith(self, scheduler, index, wrapped, false)
     }
 
     /// This observable as an `Observable`. Its subscriptions keep the
@@ -314,36 +328,41 @@ public final class ColdObservable<Element>: TestableObservable<Element> {
     func subscribeKeepingGrammar(_ observer: AnyObserver<Element>) -> any Disposable {
         // Its scheduler released: the sink over what `subscribe` returns then.
         guard let scheduler = owner else { return subscribeThroughGrammarSink(observer) }
-        let index = log.subscribed(at: scheduler.clock)
-        let subscription = makeSubscription(self, scheduler, index, observer, true)
-        scheduleEvents(scheduler, subscription)
-        return subscription
+        let index = subscribed(at: scheduler.clock)
+        return subscribeWith(self, scheduler, index, observer, true)
     }
 }
 
 /// One subscription to a cold test observable: the observer and the events
-/// it is sent, and the sequence numbers of their scheduled actions. Each
-/// action captures only this object (a closure capturing one object needs no
-/// context of its own), so scheduling an event allocates nothing beyond the
-/// scheduler's entry. Disposing it (the first time) logs the
-/// unsubscription, cancels the actions that have not run under one lock,
-/// and lets go of the observer.
+/// it is sent, and the sequence numbers of their scheduled actions (one run
+/// of consecutive numbers: they are scheduled under one turn of the
+/// scheduler's lock). Each action captures only this object (a closure
+/// capturing one object needs no context of its own), so scheduling an
+/// event allocates nothing beyond the scheduler's entry. Disposing it (the
+/// first time) logs the unsubscription, cancels the actions that have not
+/// run under one lock, and lets go of the observer.
 @usableFromInline
 final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
-    // `link`, `log`, `lock`, `index` and `events` are set once at
-    // creation; `sequences` once, by the scheduling function, before the
-    // subscription is returned (so before anyone can dispose it).
+    // `link`, `observable`, `lock`, `index` and `events` are set once at
+    // creation; `firstSequence` and `sequenceCount` once, by the scheduling
+    // function, before the subscription is returned (so before anyone can
+    // dispose it).
     // `observer` is guarded by `lock`. `next` is read and written only by
     // this subscription's actions, which the scheduler runs one at a time.
     // `disposed` makes `dispose` run once.
     /// The scheduler, through its link (not `weak`: see `SchedulerLink`).
     @usableFromInline let link: SchedulerLink
-    @usableFromInline let log: SubscriptionLog
+    /// The observable, whose log this subscription is at `index`.
+    @usableFromInline let observable: ColdObservable<Element>
     @usableFromInline let lock: Lock
     @usableFromInline let index: Int
     @usableFromInline let events: [Recorded<Event<Element>>]
     @usableFromInline @exclusivity(unchecked) var observer: AnyObserver<Element>?
-    @usableFromInline @exclusivity(unchecked) var sequences: [UInt64] = []
+    /// The sequence numbers of the scheduled actions:
+    /// `firstSequence ..< firstSequence + sequenceCount` (no array to
+    /// allocate, see ``TestScheduler/enqueueRun(count:after:time:action:)``).
+    @usableFromInline @exclusivity(unchecked) var firstSequence: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var sequenceCount = 0
     @usableFromInline @exclusivity(unchecked) var next = 0
     let disposed = Atomic<Bool>(false)
     /// Calls ``takeObserver()`` from code specialized for the element type.
@@ -362,19 +381,18 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
 
     @usableFromInline
     init(
-        scheduler: TestScheduler, log: SubscriptionLog, lock: Lock, index: Int, observer: AnyObserver<Element>,
-        events: [Recorded<Event<Element>>], releaseObserver: @escaping (ColdSubscription<Element>) -> Void,
+        scheduler: TestScheduler, observable: ColdObservable<Element>, index: Int, observer: AnyObserver<Element>,
         keepsGrammar: Bool
     ) {
         self.grammarToken = keepsGrammar ? GrammarSinkToken(for: Element.self) : nil
         self.keepsGrammar = keepsGrammar
-        self.releaseObserver = releaseObserver
+        self.releaseObserver = observable.releaseObserver
         self.link = scheduler.handle
-        self.log = log
-        self.lock = lock
+        self.observable = observable
+        self.lock = observable.lock
         self.index = index
         self.observer = observer
-        self.events = events
+        self.events = observable.recordedEvents
     }
 
     /// Whether the recorded events' actions run in the order they are
@@ -436,8 +454,8 @@ final class ColdSubscription<Element>: Cancelable, @unchecked Sendable {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Its scheduler released, there is nothing to log or cancel.
         if let scheduler = link.scheduler {
-            log.unsubscribed(index, at: scheduler.clock)
-            scheduler.cancel(sequences)
+            observable.unsubscribed(index, at: scheduler.clock)
+            scheduler.cancel(sequencesFrom: firstSequence, count: sequenceCount)
         }
         // Through the closure made where the element type is known: here,
         // in generic code, an `AnyObserver<Element>?` costs metadata lookups
@@ -469,34 +487,102 @@ extension TestScheduler {
     /// A cold observable emitting `events` relative to each subscription.
     // Inlinable: the function that schedules a subscription's events is
     // written here, so that it is specialized where the element type is
-    // known (see `ColdObservable.scheduleEvents`).
+    // known (see `ColdObservable.subscribeWith`).
     @inlinable
     public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> ColdObservable<Element> {
-        ColdObservable(scheduler: self, events: events, scheduleEvents: { scheduler, subscription in
-            let start = scheduler.now
-            let events = subscription.events
-            var sequences: [UInt64] = []
-            sequences.reserveCapacity(events.count)
-            if subscription.eventsRunInSchedulingOrder(processingDelay: scheduler.simulateProcessingDelay) {
-                // By index, reading only the times: a `for … in` copies each
-                // recorded event (a retain and a release of its element).
-                for index in events.indices {
-                    sequences.append(scheduler.enqueue(at: events[index].time, after: start) { subscription.emitNext() })
+        ColdObservable(
+            scheduler: self, events: events, releaseObserver: { $0.takeObserver() },
+            subscribeWith: { observable, scheduler, index, observer, keepsGrammar in
+                let subscription = ColdSubscription(
+                    scheduler: scheduler, observable: observable, index: index, observer: observer,
+                    keepsGrammar: keepsGrammar)
+                let start = scheduler.now
+                let events = subscription.events
+                let first: UInt64
+                if subscription.eventsRunInSchedulingOrder(processingDelay: scheduler.simulateProcessingDelay) {
+                    // By index, reading only the times: a `for … in` copies each
+                    // recorded event (a retain and a release of its element).
+                    first = scheduler.enqueueRun(
+                        count: events.count, after: start, time: { events[$0].time },
+                        action: { _ in { subscription.emitNext() } })
+                } else {
+                    // A recording given out of time order: one closure per event.
+                    first = scheduler.enqueueRun(
+                        count: events.count, after: start, time: { events[$0].time },
+                        action: { index in
+                            let event = events[index].value
+                            return { subscription.emit(event) }
+                        })
                 }
-            } else {
-                // A recording given out of time order: one closure per event.
-                for recorded in events {
-                    let event = recorded.value
-                    sequences.append(scheduler.enqueue(at: recorded.time, after: start) { subscription.emit(event) })
-                }
+                subscription.firstSequence = first
+                subscription.sequenceCount = events.count
+                return subscription
+            }, anyObserverType: AnyObserver<Element>.self)
+    }
+}
+
+extension TestScheduler {
+    /// Schedules `count` actions, the `index`-th made by `action(index)` and
+    /// due at frame time `time(index)` after `start` (the clock when a cold
+    /// test observable was subscribed to), each exactly as
+    /// `schedule(at: start + time(index))` does, and returns the sequence
+    /// number of the first: the others follow it one by one, since they are
+    /// scheduled under one turn of the lock. A cold subscription's
+    /// scheduling, without a lock, a count and an existential disposable
+    /// per event, nor an array of sequence numbers (see ``cancel(sequencesFrom:count:)``).
+    /// `time` and `action` run under the lock: they must not call back into
+    /// the scheduler.
+    @usableFromInline
+    func enqueueRun(
+        count: Int, after start: SchedulerInstant, time: (Int) -> TestTime, action: (Int) -> () -> Void
+    ) -> UInt64 {
+        guard count > 0 else { return 0 }
+        // What `schedule(at:)` of `start + time` makes of it: the delay from
+        // `start`, saturating as the instants do, never negative. (The
+        // time's offset from the origin is its instant's `offset`, and the
+        // sign is read from the attoseconds: `.origin`, `.zero` and
+        // `Duration`'s `<` are each a call, five times a subscription.)
+        func delay(_ index: Int) -> Duration {
+            let due = start + instant(for: time(index)).offset
+            let delay = due - start
+            return delay.totalAttoseconds < 0 ? Duration(totalAttoseconds: 0) : delay
+        }
+        let processingDelay = simulateProcessingDelay
+        lock.lock()
+        var first: UInt64 = 0
+        for index in 0..<count {
+            let key = state.enqueue(
+                due: (SchedulerInstant(offset: state.current) + delay(index)).offset, frame: frame,
+                simulateProcessingDelay: processingDelay, action(index))
+            if index == 0 { first = key }
+        }
+        let outsideADrive = state.isAdvancing ? nil : state.current
+        lock.unlock()
+        // Each item counted as `enqueue(after:)` counts it.
+        if let now = outsideADrive {
+            for index in 0..<count {
+                pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay(index)).offset)
             }
-            subscription.sequences = sequences
-        }, releaseObserver: { $0.takeObserver() }, makeSubscription: { observable, scheduler, index, observer, keepsGrammar in
-            ColdSubscription(
-                scheduler: scheduler, log: observable.log, lock: observable.lock, index: index, observer: observer,
-                events: observable.recordedEvents, releaseObserver: observable.releaseObserver,
-                keepsGrammar: keepsGrammar)
-        }, anyObserverType: AnyObserver<Element>.self)
+        }
+        counter.increment(by: count)
+        return first
+    }
+
+    /// Cancels the entries `first ..< first + count` that have not run, under
+    /// one lock (the actions of one ``enqueueRun(count:after:time:action:)``).
+    @usableFromInline
+    func cancel(sequencesFrom first: UInt64, count: Int) {
+        guard count > 0 else { return }
+        var released: WorkQueue.Released?
+        var cancelled = 0
+        lock.lock()
+        for sequence in first..<first &+ UInt64(count) where state.cancel(sequence) { cancelled += 1 }
+        if cancelled > 0 { released = state.takeAllIfAllCancelled() }
+        lock.unlock()
+        if cancelled > 0 { counter.decrement(by: cancelled) }
+        // Released outside the lock: releasing one can run deinitializers
+        // that call back into this scheduler.
+        withExtendedLifetime(released) {}
     }
 }
 
@@ -505,7 +591,7 @@ extension TestScheduler {
 // observers on the thread that drives the scheduler.
 extension HotObservable: @unchecked Sendable where Element: Sendable {}
 // @unchecked: the recording is immutable, the scheduler's link is set once
-// (and thread-safe), and the subscription log is thread-safe.
+// (and thread-safe), and the subscription log is guarded by `lock`.
 // Sendable only when the elements are.
 extension ColdObservable: @unchecked Sendable where Element: Sendable {}
 

@@ -30,7 +30,12 @@ import Testing
 // standard error.
 
 /// What a ``TestScheduler`` knows about how it was driven, for the hint.
-final class PendingWorkLog: @unchecked Sendable {
+///
+/// Stored inline in the scheduler (a non-copyable struct of atomics, which
+/// the scheduler's fixed address keeps in place): as a class it was an
+/// object of its own, allocated and released with every scheduler (about
+/// 300 instructions).
+struct PendingWorkLog: ~Copyable, Sendable {
     /// Where the scheduler was made.
     let site: CallSite
     /// Whether the scheduler goes away inside a test (Swift Testing or
@@ -77,6 +82,10 @@ final class PendingWorkLog: @unchecked Sendable {
             firstDueHigh.store(UInt64(truncatingIfNeeded: attoseconds &>> 64), ordering: .releasing)
         }
     }
+
+    /// Whether there is work the rule counts (one load: the usual answer,
+    /// no, without building `undrivenWork`'s optional tuple).
+    var hasUndrivenWork: Bool { undriven.load(ordering: .acquiring) > 0 }
 
     /// The work the rule counts, if any.
     var undrivenWork: (everDriven: Bool, count: Int, firstDue: Duration?)? {
@@ -126,6 +135,7 @@ extension TestScheduler {
 
     /// Called as the scheduler goes away: the hint, if the rule says so.
     func hintAboutUndrivenWork() {
+        guard pendingWork.hasUndrivenWork else { return }
         guard !pendingWork.isSilenced.load(ordering: .relaxed), let work = pendingWork.undrivenWork, PendingWorkLog.insideATest,
             !marbleExpectations.hasUncheckedExpectations
         else { return }

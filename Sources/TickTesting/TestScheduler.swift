@@ -76,8 +76,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// `weak` reference, so that the scheduler's reference count stays
     /// inline (see `SchedulerLink`).
     @usableFromInline let handle = SchedulerLink()
-    /// Marble expectations waiting for ``run()``/``flush()`` (see `MarbleTesting.swift`).
-    @usableFromInline let marbleExpectations = MarbleExpectationStore()
+    /// Marble expectations waiting for ``run()``/``flush()`` (see
+    /// `MarbleTesting.swift`). Its lock is this scheduler's `lock` (see
+    /// `MarbleExpectationStore.lock`).
+    @usableFromInline let marbleExpectations: MarbleExpectationStore
     /// Runs the async work this scheduler drives (see `Async/AsyncDriver.swift`).
     ///
     /// Made with the scheduler when that happens inside a task (the task
@@ -160,6 +162,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.horizon = frame.totalAttoseconds * Int128(Int.max)
         self.simulateProcessingDelay = simulateProcessingDelay
         self.pendingWork = PendingWorkLog(site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        self.marbleExpectations = MarbleExpectationStore(lock: lock)
         self.storage = .allocate(capacity: 1)
         storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
         self.state.current = instant(for: initialClock).offset
@@ -178,8 +181,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // ends the `values` iterations its tasks still await on it).
         let driver = loadAsyncDriver()
         driver?.schedulerGone(pending: state.pending)
-        // Work still pending goes with the scheduler: no longer a live resource.
-        counter.decrement(by: pendingCount)
+        // Work still pending goes with the scheduler: no longer a live
+        // resource. (Read without the lock, as above: nothing else can
+        // reach the scheduler any more.)
+        counter.decrement(by: state.pending)
         storage.deinitialize(count: 1)
         storage.deallocate()
         // Last, as when the driver was a stored property: the strong
@@ -205,10 +210,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// The frame's length in attoseconds (exact arithmetic without `Duration`'s
     /// slower generic multiplication).
-    private let frameAttoseconds: Int128
+    let frameAttoseconds: Int128
     /// The frame in attoseconds if it fits in 64 bits (all frames up to
     /// about 9.2 s), 0 otherwise: the fast path of `testTime(for:)`.
-    private let frameAttoseconds64: Int64
+    let frameAttoseconds64: Int64
     /// ``endOfTime`` in attoseconds: the clock never passes it.
     let horizon: Int128
 
@@ -233,8 +238,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// holds, which the clock never reaches) reads as `TestTime(Int.max)` or
     /// `TestTime(Int.min)`.
     public func testTime(for instant: SchedulerInstant) -> TestTime {
-        let frameAttos = frameAttoseconds
-        let attos = instant.offset.totalAttoseconds
+        Self.testTime(
+            attoseconds: instant.offset.totalAttoseconds, frameAttoseconds: frameAttoseconds,
+            frameAttoseconds64: frameAttoseconds64)
+    }
+
+    /// ``testTime(for:)`` of the instant `attos` attoseconds after the
+    /// origin, for a frame of `frameAttos` attoseconds (`frameAttoseconds64`:
+    /// the same if it fits in 64 bits, 0 otherwise). Static, for a marble
+    /// recorder, which reads the published clock without the scheduler.
+    @inline(__always)
+    static func testTime(attoseconds attos: Int128, frameAttoseconds frameAttos: Int128, frameAttoseconds64: Int64)
+        -> TestTime
+    {
         // Fast path: both fit in 64 bits (about ±9.2 s of attoseconds), so the
         // division needs no 128-bit arithmetic.
         if frameAttoseconds64 > 0, let small = Int64(exactly: attos) {
@@ -353,31 +369,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay).offset) }
         counter.increment()
         return ScheduledEntry(link: handle, sequence: key)
-    }
-
-    /// Schedules `action` at frame time `time` after `start` (the clock when
-    /// a cold test observable was subscribed to), exactly as
-    /// `schedule(at: start + time)` does, and returns the entry's sequence
-    /// number for ``cancel(_:)-([UInt64])``. The cold observables' per-event
-    /// scheduling, without an existential disposable per event.
-    @usableFromInline
-    func enqueue(at time: TestTime, after start: SchedulerInstant, _ action: @escaping () -> Void) -> UInt64 {
-        let due = start + (instant(for: time) - .origin)
-        return enqueue(after: max(.zero, due - start), action).sequence
-    }
-
-    /// Cancels the entries of `sequences` that have not run, under one lock.
-    @usableFromInline
-    func cancel(_ sequences: [UInt64]) {
-        var released: WorkQueue.Released?
-        var cancelled = 0
-        lock.lock()
-        for sequence in sequences where state.cancel(sequence) { cancelled += 1 }
-        if cancelled > 0 { released = state.takeAllIfAllCancelled() }
-        lock.unlock()
-        if cancelled > 0 { counter.decrement(by: cancelled) }
-        // Released outside the lock, as in `cancel(_:)` for one entry.
-        withExtendedLifetime(released) {}
     }
 
     func cancel(_ sequence: UInt64) {

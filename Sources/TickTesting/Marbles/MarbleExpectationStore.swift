@@ -28,11 +28,14 @@ class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
     /// The scheduler's marble lock (see `MarbleExpectationStore.lock`).
     @usableFromInline let lock: Lock
     @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
+    /// The scheduler's clock, read without the scheduler (see `record`).
+    @usableFromInline let clock: RecorderClock
 
     @inlinable
     init(scheduler: TestScheduler) {
         self.link = scheduler.handle
         self.lock = scheduler.marbleExpectations.lock
+        self.clock = RecorderClock(scheduler)
     }
 
     /// Everything received so far, in order, with its time.
@@ -46,14 +49,45 @@ class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
 
     @inlinable
     final func record(_ event: Event<Element>) {
-        // Only a running scheduler delivers events, so it is there.
-        guard let time = scheduler?.clock else { return }
+        // The clock as the scheduler publishes it, read without reaching the
+        // scheduler through its link (a retain, a release and the atomics of
+        // the link an event). Only a running scheduler delivers events; and
+        // once the scheduler is gone nothing can read what was recorded (the
+        // checks went with its marble store, and a `MarbleExpectation` keeps
+        // its scheduler), so an event delivered after that, which was
+        // dropped before, is recorded at the last time for no one.
+        let time = clock.now()
         lock.withLock {
             // Room for a short diagram's events at once, rather than growing
             // through capacities 1, 2, 4 and 8.
             if recorded.capacity == 0 { recorded.reserveCapacity(8) }
             recorded.append(Recorded(time: time, value: event))
         }
+    }
+}
+
+/// A scheduler's clock as a marble recorder reads it: the clock the
+/// scheduler publishes (which `now` reads) and the frame, converted as
+/// ``TestScheduler/testTime(for:)`` converts it.
+@usableFromInline
+struct RecorderClock: Sendable {
+    let published: PublishedClock
+    let frameAttoseconds: Int128
+    let frameAttoseconds64: Int64
+
+    @usableFromInline
+    init(_ scheduler: TestScheduler) {
+        published = scheduler.publishedClock
+        frameAttoseconds = scheduler.frameAttoseconds
+        frameAttoseconds64 = scheduler.frameAttoseconds64
+    }
+
+    /// The scheduler's clock, in frames (``TestScheduler/clock``).
+    @usableFromInline
+    func now() -> TestTime {
+        TestScheduler.testTime(
+            attoseconds: published.read().totalAttoseconds, frameAttoseconds: frameAttoseconds,
+            frameAttoseconds64: frameAttoseconds64)
     }
 }
 
@@ -161,10 +195,15 @@ final class MarbleSubscriber<Source: ObservableType>: MarbleRecorder<Source.Elem
 @usableFromInline
 final class MarbleExpectationStore: @unchecked Sendable {
     // Every property is guarded by `lock`.
-    /// Also the lock of the scheduler's marble recorders and results: none
-    /// of them calls out while holding it, and sharing it saves a lock (an
-    /// allocation) per `expect` and per `toBe`.
-    @usableFromInline let lock = Lock()
+    /// Also the lock of the scheduler's marble recorders and results and of
+    /// its cold observables' subscription logs: none of them calls out while
+    /// holding it, and sharing it saves a lock (an allocation) per `expect`
+    /// and per `toBe`. It is the scheduler's own lock (one allocation less
+    /// per scheduler): nothing holds one of the two while taking the other,
+    /// since neither the scheduler's nor the marble code calls out while
+    /// holding it, and the only deinitializer that takes it (this store's)
+    /// runs with the scheduler's, outside its lock.
+    @usableFromInline let lock: Lock
     // (So the runtime's exclusivity checks are off for them.)
     @exclusivity(unchecked) private var checks = FewList<Check>()
     @exclusivity(unchecked) private var cleanups = FewList<Cleanup>()
@@ -203,6 +242,9 @@ final class MarbleExpectationStore: @unchecked Sendable {
         let test: Test
         init(_ test: Test) { self.test = test }
     }
+
+    /// A store guarded by `lock` (its scheduler's).
+    init(lock: Lock) { self.lock = lock }
 
     static let neverCheckedMessage =
         "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
@@ -251,6 +293,10 @@ final class MarbleExpectationStore: @unchecked Sendable {
     func add(cleanup: any MarbleCleanup) { lock.withLock { cleanups.append(.object(cleanup)) } }
 
     deinit {
+        // The usual store was checked and cleaned up by a flush: nothing left
+        // to take out (moving the two empty lists out cost about 200
+        // instructions a scheduler).
+        guard lock.withLock({ checks.hasItems || cleanups.hasItems }) else { return }
         // The scheduler is being released: what was not checked by now never
         // will be (an XCTest teardown block may already have taken it).
         reportUnchecked()
