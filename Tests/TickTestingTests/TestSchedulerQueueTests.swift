@@ -14,6 +14,69 @@ import Tick
         var cancelled = false
     }
 
+    /// What the actions record when they run: their id and the clock they saw.
+    final class RunLog {
+        var entries: [(id: Int, now: Duration)] = []
+    }
+
+    /// A scheduler driven beside its reference model: every action scheduled
+    /// through it records itself, and every check compares what ran, in what
+    /// order and at what clock, with the model's answer, sort the due ones
+    /// by (due time, order scheduled).
+    struct ModelRun {
+        let scheduler: TestScheduler
+        let log = RunLog()
+        var model: [Planned] = []
+        var disposables: [Int: any Disposable] = [:]
+        var nextID = 0
+
+        mutating func schedule(after delay: Duration) {
+            let id = nextID
+            nextID += 1
+            let (log, scheduler) = (log, scheduler)
+            disposables[id] = scheduler.schedule(after: delay) {
+                log.entries.append((id, scheduler.now.offset))
+            }
+            model.append(Planned(id: id, due: scheduler.now.offset + delay))
+        }
+
+        /// Cancels each pending action with a chance of one in `oneIn`.
+        mutating func cancelSome(oneIn: Int, using rng: inout SeededGenerator) {
+            for index in model.indices where !model[index].cancelled && Int.random(in: 0..<oneIn, using: &rng) == 0 {
+                model[index].cancelled = true
+                disposables[model[index].id]?.dispose()
+            }
+        }
+
+        /// Advances to `target` and checks what ran; returns how many ran.
+        @discardableResult
+        mutating func advanceAndCheck(to target: Duration) -> Int {
+            let expected = model.filter { !$0.cancelled && $0.due <= target }
+                .sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            model.removeAll { $0.cancelled || $0.due <= target }
+            log.entries = []
+            scheduler.advance(to: SchedulerInstant(offset: target))
+            #expect(log.entries.map(\.id) == expected.map(\.id))
+            #expect(log.entries.map(\.now) == expected.map(\.due))
+            #expect(scheduler.now.offset == target)
+            #expect(scheduler.pendingCount == model.count)
+            return log.entries.count
+        }
+
+        /// Runs the rest and checks it ran in order; returns how many ran.
+        @discardableResult
+        mutating func runAndCheck() -> Int {
+            let expected = model.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            model = []
+            log.entries = []
+            scheduler.run()
+            #expect(log.entries.map(\.id) == expected.map(\.id))
+            #expect(log.entries.map(\.now) == expected.map(\.due))
+            #expect(scheduler.pendingCount == 0)
+            return log.entries.count
+        }
+    }
+
     /// Random rounds of scheduling (near and far due times), cancelling and
     /// advancing; after each round the actions that ran, their order and the
     /// clock each one saw must be the reference's: sort the due ones by (due
@@ -26,15 +89,9 @@ import Tick
         } else if let epochBits {
             scheduler.useSequenceEpochs(ofBits: epochBits)
         }
-        var model: [Planned] = []
-        var disposables: [Int: any Disposable] = [:]
-        var ran: [(id: Int, now: Duration)] = []
-        var nextID = 0
+        var run = ModelRun(scheduler: scheduler)
         for _ in 0..<200 {
-            let now = scheduler.now.offset
             for _ in 0..<Int.random(in: 0..<20, using: &rng) {
-                let id = nextID
-                nextID += 1
                 let delay: Duration
                 switch Int.random(in: 0..<10, using: &rng) {
                 // Beyond 96 bits of attoseconds: these go to the wide heap.
@@ -45,34 +102,14 @@ import Tick
                 case 3: delay = Duration(secondsComponent: 0, attosecondsComponent: Int64.random(in: 1...5, using: &rng))
                 default: delay = .milliseconds(Int.random(in: 0..<50, using: &rng))
                 }
-                disposables[id] = scheduler.schedule(after: delay) {
-                    ran.append((id, scheduler.now.offset))
-                }
-                model.append(Planned(id: id, due: now + delay))
+                run.schedule(after: delay)
             }
             // Cancel a few of the pending ones.
-            for index in model.indices where !model[index].cancelled && Int.random(in: 0..<8, using: &rng) == 0 {
-                model[index].cancelled = true
-                disposables[model[index].id]?.dispose()
-            }
-            let target = now + .milliseconds(Int.random(in: 0..<40, using: &rng))
-            let expected = model.filter { !$0.cancelled && $0.due <= target }
-                .sorted { ($0.due, $0.id) < ($1.due, $1.id) }
-            model.removeAll { $0.cancelled || $0.due <= target }
-            ran = []
-            scheduler.advance(to: SchedulerInstant(offset: target))
-            #expect(ran.map(\.id) == expected.map(\.id))
-            #expect(ran.map(\.now) == expected.map(\.due))
-            #expect(scheduler.now.offset == target)
-            #expect(scheduler.pendingCount == model.count)
+            run.cancelSome(oneIn: 8, using: &rng)
+            run.advanceAndCheck(to: scheduler.now.offset + .milliseconds(Int.random(in: 0..<40, using: &rng)))
         }
         // The far-away rest, in order.
-        let expected = model.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
-        ran = []
-        scheduler.run()
-        #expect(ran.map(\.id) == expected.map(\.id))
-        #expect(ran.map(\.now) == expected.map(\.due))
-        #expect(scheduler.pendingCount == 0)
+        run.runAndCheck()
     }
 
     @Test func packedQueueMatchesTheModel() {
@@ -111,17 +148,11 @@ import Tick
         var rng = SeededGenerator(seed: 0xC4A1 + UInt64(radixThreshold))
         let scheduler = TestScheduler(stepBudget: .max)
         scheduler.useQueue(radixThreshold: radixThreshold)
-        var model: [Planned] = []
-        var disposables: [Int: any Disposable] = [:]
-        var ran: [(id: Int, now: Duration)] = []
-        var nextID = 0
+        var run = ModelRun(scheduler: scheduler)
         var ranInAll = 0
         for round in 0..<60 {
-            let now = scheduler.now.offset
             let burst = round % 10 == 0 ? 1_500 : Int.random(in: 0..<400, using: &rng)
             for _ in 0..<burst {
-                let id = nextID
-                nextID += 1
                 let delay: Duration
                 switch Int.random(in: 0..<8, using: &rng) {
                 case 0, 1: delay = .milliseconds(2)  // one instant, many chunks
@@ -129,34 +160,14 @@ import Tick
                 case 3: delay = Duration(secondsComponent: 0, attosecondsComponent: Int64.random(in: 1...3, using: &rng))
                 default: delay = .milliseconds(Int.random(in: 0..<300, using: &rng))
                 }
-                disposables[id] = scheduler.schedule(after: delay) {
-                    ran.append((id, scheduler.now.offset))
-                }
-                model.append(Planned(id: id, due: now + delay))
+                run.schedule(after: delay)
             }
-            for index in model.indices where !model[index].cancelled && Int.random(in: 0..<5, using: &rng) == 0 {
-                model[index].cancelled = true
-                disposables[model[index].id]?.dispose()
-            }
-            let target = now + .milliseconds(Int.random(in: 0..<6, using: &rng))
-            let expected = model.filter { !$0.cancelled && $0.due <= target }
-                .sorted { ($0.due, $0.id) < ($1.due, $1.id) }
-            model.removeAll { $0.cancelled || $0.due <= target }
-            ran = []
-            scheduler.advance(to: SchedulerInstant(offset: target))
-            #expect(ran.map(\.id) == expected.map(\.id))
-            #expect(ran.map(\.now) == expected.map(\.due))
-            #expect(scheduler.pendingCount == model.count)
-            ranInAll += ran.count
+            run.cancelSome(oneIn: 5, using: &rng)
+            ranInAll += run.advanceAndCheck(to: scheduler.now.offset + .milliseconds(Int.random(in: 0..<6, using: &rng)))
         }
-        let expected = model.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
-        ran = []
-        scheduler.run()
-        #expect(ran.map(\.id) == expected.map(\.id))
-        #expect(ran.map(\.now) == expected.map(\.due))
-        #expect(scheduler.pendingCount == 0)
+        ranInAll += run.runAndCheck()
         // Enough went through the radix heap for chains of several chunks.
-        #expect(ranInAll + ran.count > 5_000)
+        #expect(ranInAll > 5_000)
     }
 
     /// The done bits (one a sequence number, in a block that starts at 16
