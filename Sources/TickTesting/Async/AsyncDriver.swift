@@ -52,14 +52,12 @@ final class AsyncDriver: @unchecked Sendable {
 
     private let lock = Lock()
 
-    typealias Machine = StateMachine
-
     /// The driver's state and its transitions (under `lock`; in `deinit`
     /// alone). @exclusivity(unchecked): the lock makes every access
     /// exclusive. Only its mutating methods and stored properties are used
     /// here: a non-mutating method or a computed property called on a stored
     /// struct copies the whole machine first (measured in `async_sleep`).
-    @exclusivity(unchecked) private var machine = Machine()
+    @exclusivity(unchecked) private var machine = StateMachine()
 
     /// The advance or run waiting for quiescence, if any (under `lock`):
     /// set when the machine says it waits, taken when an action says to
