@@ -2,7 +2,7 @@
 # Clean-build time of Tick + TickTesting against RxSwift + RxTest, on this
 # machine, in the same run (Docs/Performance.md, "Build time").
 #
-#   scripts/build-time.sh [--rounds N] [--debug-only|--release-only] [RXSWIFT]
+#   scripts/build-time.sh [--rounds N] [--debug-only|--release-only] [--core] [RXSWIFT]
 #
 # RXSWIFT is a checkout of RxSwift or its git directory (a bare mirror); by
 # default the mirror at /work/.mirror/ReactiveX+RxSwift/repo, else
@@ -21,18 +21,24 @@
 # system, every compiler process) of each build and, per configuration, the
 # ratio of the sums: Tick / RxSwift. On a machine that other work shares,
 # compare CPU times; wall times include the time a build waited for a core.
+#
+# --core builds the libraries an app ships instead: a client of the product
+# Tick alone against one of RxSwift alone (the test products are built only
+# for tests, so an app's release build compiles just these).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=2
 configs=(debug release)
 peer=""
+tick_products=(Tick TickTesting); peer_products=(RxSwift RxTest)
 while [ $# -gt 0 ]; do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
         --debug-only) configs=(debug); shift ;;
         --release-only) configs=(release); shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        --core) tick_products=(Tick); peer_products=(RxSwift); shift ;;
+        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
         *) peer="$1"; shift ;;
     esac
 done
@@ -52,7 +58,7 @@ trap 'rm -rf "$scratch"' EXIT
 fresh_tick() {
     rm -rf "$scratch/tick" "$scratch/tick-client" && mkdir -p "$scratch/tick"
     git archive HEAD | tar -x -C "$scratch/tick"
-    make_client tick-client tick Tick TickTesting
+    make_client tick-client tick "${tick_products[@]}"
 }
 fresh_peer() {
     rm -rf "$scratch/peer" && mkdir -p "$scratch/peer"
@@ -62,13 +68,19 @@ fresh_peer() {
         git --git-dir="$peer" archive HEAD | tar -x -C "$scratch/peer"
     fi
     rm -rf "$scratch/peer-client"
-    make_client peer-client peer RxSwift RxTest
+    make_client peer-client peer "${peer_products[@]}"
 }
 # A client package in $scratch/$1 of the package in $scratch/$2, using the
-# products $3 and $4 (an empty target that imports both).
+# products named after them (an empty target that imports each).
 make_client() {
-    local dir="$scratch/$1" package="$2" first="$3" second="$4"
+    local dir="$scratch/$1" package="$2"; shift 2
+    local deps="" product
     mkdir -p "$dir/Sources/Client"
+    : >"$dir/Sources/Client/Client.swift"
+    for product in "$@"; do
+        deps="$deps .product(name: \"$product\", package: \"$package\"),"
+        printf 'import %s\n' "$product" >>"$dir/Sources/Client/Client.swift"
+    done
     cat >"$dir/Package.swift" <<MANIFEST
 // swift-tools-version: 5.9
 import PackageDescription
@@ -77,13 +89,11 @@ let package = Package(
     platforms: [.macOS("15.0"), .iOS("18.0")],
     dependencies: [.package(path: "../$package")],
     targets: [
-        .target(name: "Client", dependencies: [
-            .product(name: "$first", package: "$package"), .product(name: "$second", package: "$package"),
+        .target(name: "Client", dependencies: [$deps
         ])
     ]
 )
 MANIFEST
-    printf 'import %s\nimport %s\n' "$first" "$second" >"$dir/Sources/Client/Client.swift"
 }
 
 # Builds the client package in $1 with configuration $2 ($3 names it in
@@ -100,11 +110,14 @@ timed_build() {
     awk '{ printf "%.1f %.1f\n", $1, $2 + $3 }' "$scratch/time"
 }
 
+tick_label="$(printf '%s + ' "${tick_products[@]}")"; tick_label="${tick_label% + }"
+peer_label="$(printf '%s + ' "${peer_products[@]}")"; peer_label="${peer_label% + }"
+
 if [ ! -x /usr/bin/time ]; then
     echo "build-time: needs GNU time (apt-get install -y time)" >&2
     exit 2
 fi
-echo "build-time: Tick (HEAD $(git rev-parse --short HEAD)) against RxSwift ($peer), $rounds round(s), $(nproc) cores, swift $(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9.]*\).*/\1/p' | head -1)"
+echo "build-time: $tick_label (HEAD $(git rev-parse --short HEAD)) against $peer_label ($peer), $rounds round(s), $(nproc) cores, swift $(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9.]*\).*/\1/p' | head -1)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for config in "${configs[@]}"; do
     tick_wall=0; tick_cpu=0; peer_wall=0; peer_cpu=0
@@ -114,16 +127,16 @@ for config in "${configs[@]}"; do
         for which in "${order[@]}"; do
             if [ "$which" = tick ]; then
                 fresh_tick
-                read -r wall cpu < <(timed_build "$scratch/tick-client" "$config" TickTesting)
+                read -r wall cpu < <(timed_build "$scratch/tick-client" "$config" "$tick_label")
                 tick_wall=$(awk -v a="$tick_wall" -v b="$wall" 'BEGIN { print a + b }')
                 tick_cpu=$(awk -v a="$tick_cpu" -v b="$cpu" 'BEGIN { print a + b }')
-                printf '%-8s round %d  Tick + TickTesting  %7.1f s wall %7.1f s cpu  (load %s)\n' "$config" "$round" "$wall" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)"
+                printf '%-8s round %d  %-19s %7.1f s wall %7.1f s cpu  (load %s)\n' "$config" "$round" "$tick_label" "$wall" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)"
             else
                 fresh_peer
-                read -r wall cpu < <(timed_build "$scratch/peer-client" "$config" RxTest)
+                read -r wall cpu < <(timed_build "$scratch/peer-client" "$config" "$peer_label")
                 peer_wall=$(awk -v a="$peer_wall" -v b="$wall" 'BEGIN { print a + b }')
                 peer_cpu=$(awk -v a="$peer_cpu" -v b="$cpu" 'BEGIN { print a + b }')
-                printf '%-8s round %d  RxSwift + RxTest    %7.1f s wall %7.1f s cpu  (load %s)\n' "$config" "$round" "$wall" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)"
+                printf '%-8s round %d  %-19s %7.1f s wall %7.1f s cpu  (load %s)\n' "$config" "$round" "$peer_label" "$wall" "$cpu" "$(cut -d' ' -f1 /proc/loadavg)"
             fi
         done
     done
