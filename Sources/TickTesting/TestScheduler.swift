@@ -57,17 +57,23 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Whether work due at or before ``now`` runs one frame later (RxTest's behaviour).
     public let simulateProcessingDelay: Bool
 
-    let lock = Lock()
     /// Everything mutable, guarded by `lock` and changed through `State`'s
-    /// methods (one exclusive access per operation).
-    private let storage: UnsafeMutablePointer<State>
-    /// The state behind `lock`. It lives behind a pointer allocated once, so
-    /// accessing it costs no dynamic exclusivity check (the lock already makes
-    /// every access exclusive).
-    var state: State {
-        _read { yield storage.pointee }
-        _modify { yield &storage.pointee }
-    }
+    /// methods (one exclusive access per operation). Stored in the
+    /// scheduler (not behind a pointer of its own: one allocation less per
+    /// scheduler), with the runtime's exclusivity checks off, since the lock
+    /// already makes every access exclusive.
+    ///
+    /// Declared first, with ``asyncDriverSlot`` right after it: stored
+    /// properties are destroyed in the order they are declared, after the
+    /// deinit, so the pending actions the state still holds are released
+    /// first and the async driver next, before anything else the scheduler
+    /// holds, as when the deinit destroyed the state and released the
+    /// driver itself.
+    @exclusivity(unchecked) var state: State
+    /// The async driver once made (see ``asyncDriver``), released when the
+    /// scheduler's stored properties are destroyed, right after ``state``.
+    private let asyncDriverSlot = AsyncDriverSlot()
+    let lock = Lock()
     /// The clock as the state publishes it, for ``now`` (no lock).
     let publishedClock = PublishedClock()
     let counter = ResourceCounter()
@@ -91,16 +97,25 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if let driver = loadAsyncDriver() { return driver }
         return storeAsyncDriver(registeringCurrentTask: false)
     }
-    /// The driver once made: the address of an instance this scheduler
-    /// holds a strong reference to (released by the deinit), 0 before.
-    /// Not `AtomicLazyReference`, whose unspecialized `load()` looked up
-    /// generic metadata at every read (about 700 instructions an
-    /// `async_sleep`).
-    private let asyncDriverAddress = Atomic<UInt>(0)
+    /// The driver once made: the address of an instance the scheduler
+    /// holds a strong reference to, 0 before; the reference is released
+    /// when the slot is destroyed (with the scheduler's stored properties,
+    /// right after its state). Not `AtomicLazyReference`, whose
+    /// unspecialized `load()` looked up generic metadata at every read
+    /// (about 700 instructions an `async_sleep`).
+    private struct AsyncDriverSlot: ~Copyable {
+        let address = Atomic<UInt>(0)
+
+        deinit {
+            let address = address.load(ordering: .acquiring)
+            guard let raw = UnsafeRawPointer(bitPattern: address) else { return }
+            Unmanaged<AsyncDriver>.fromOpaque(raw).release()
+        }
+    }
 
     @inline(__always)
     private func loadAsyncDriver() -> AsyncDriver? {
-        let address = asyncDriverAddress.load(ordering: .acquiring)
+        let address = asyncDriverSlot.address.load(ordering: .acquiring)
         guard let raw = UnsafeRawPointer(bitPattern: address) else { return nil }
         return Unmanaged<AsyncDriver>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -111,7 +126,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let driver = AsyncDriver()
         driver.attach(to: self, at: pendingWork.site, registeringCurrentTask: registeringCurrentTask)
         let retained = Unmanaged.passRetained(driver)
-        let (stored, _) = asyncDriverAddress.compareExchange(
+        let (stored, _) = asyncDriverSlot.address.compareExchange(
             expected: 0, desired: UInt(bitPattern: retained.toOpaque()), ordering: .acquiringAndReleasing)
         if stored { return driver }
         retained.release()
@@ -163,8 +178,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.simulateProcessingDelay = simulateProcessingDelay
         self.pendingWork = PendingWorkLog(site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         self.marbleExpectations = MarbleExpectationStore(lock: lock)
-        self.storage = .allocate(capacity: 1)
-        storage.initialize(to: State(current: .zero, budget: max(1, stepBudget), published: publishedClock))
+        self.state = State(current: .zero, budget: max(1, stepBudget), published: publishedClock)
         self.state.current = instant(for: initialClock).offset
         self.handle.attach(self)
         if JobRouting.currentTaskAddress != nil { _ = storeAsyncDriver(registeringCurrentTask: true) }
@@ -185,11 +199,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // resource. (Read without the lock, as above: nothing else can
         // reach the scheduler any more.)
         counter.decrement(by: state.pending)
-        storage.deinitialize(count: 1)
-        storage.deallocate()
-        // Last, as when the driver was a stored property: the strong
-        // reference `asyncDriverAddress` stood for.
-        if let driver { Unmanaged.passUnretained(driver).release() }
+        // Then, as the stored properties are destroyed: the state (the
+        // pending actions with it), the driver (`asyncDriverSlot`), then the
+        // rest (see `state`).
     }
 
     // MARK: Clock

@@ -39,6 +39,24 @@ import Tick
         }
     }
 
+    /// A check keeps what it compares in its `MarbleResult` until it runs.
+    /// One reported never checked lets go of it then, as when the store's
+    /// closure held it, even while the test still holds the result.
+    @Test func anUncheckedExpectationLetsGoOfWhatItWouldHaveCompared() {
+        final class Marker {}
+        weak var expectedValue: Marker?
+        var result: MarbleResult<Marker>?
+        let reported = failures {
+            let scheduler = TestScheduler()
+            let marker = Marker()
+            expectedValue = marker
+            result = scheduler.expect(Observable<Marker>.never()).toBe("-a-", values: ["a": marker], by: ===)
+        }
+        #expect(reported.map(\.message) == [Self.neverChecked])
+        #expect(result?.isChecked == false)
+        #expect(expectedValue == nil)
+    }
+
     @Test func everyUncheckedExpectationIsReportedOnceAtItsOwnLine() {
         var lines: [UInt] = []
         let reported = failures {

@@ -128,17 +128,53 @@ public struct MarbleExpectation<Element> {
         _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
         areEqual: @escaping (Element, Element) -> Bool, expected: ExpectedTimeline
     ) {
-        let frame = scheduler.frame
-        let recorded = self.recorded
-        scheduler.marbleExpectations.add(site: site) {
+        // What the check needs is kept in its result until it runs, so the
+        // closure the store keeps captures only the result (a closure
+        // capturing one object needs no context of its own: one allocation
+        // less per expectation).
+        result.pendingCheck = PendingCheck(
+            site: site, values: values, areEqual: areEqual, expected: expected, recorded: recorded,
+            frame: scheduler.frame)
+        scheduler.marbleExpectations.add(
+            site: site, check: { result.runPendingCheck() }, discard: { result.discardPendingCheck() })
+    }
+
+    /// What a check compares and how it reports a mismatch, kept in its
+    /// ``MarbleResult`` from `toBe`/`toEqual` until the check runs.
+    @usableFromInline
+    struct PendingCheck {
+        @usableFromInline let site: CallSite
+        @usableFromInline let values: [Character: Element]
+        @usableFromInline let areEqual: (Element, Element) -> Bool
+        @usableFromInline let expected: ExpectedTimeline
+        @usableFromInline let recorded: () -> [Recorded<Event<Element>>]
+        @usableFromInline let frame: Duration
+
+        @inlinable
+        init(
+            site: CallSite, values: [Character: Element], areEqual: @escaping (Element, Element) -> Bool,
+            expected: ExpectedTimeline, recorded: @escaping () -> [Recorded<Event<Element>>], frame: Duration
+        ) {
+            self.site = site
+            self.values = values
+            self.areEqual = areEqual
+            self.expected = expected
+            self.recorded = recorded
+            self.frame = frame
+        }
+
+        /// Compares the timelines and fills in `result` (a mismatch also
+        /// fails at `site`).
+        @inlinable
+        func run(into result: MarbleResult<Element>) {
             let (expected, actual) = (expected.events, recorded())
             // The common case, a match, needs no diagrams: only a mismatch
             // pays for wrapping the elements and laying out the diff.
-            if Self.sameTimeline(expected, actual, by: areEqual) {
+            if MarbleExpectation.sameTimeline(expected, actual, by: areEqual) {
                 result.finish(recorded: actual, expected: expected, diff: nil)
                 return
             }
-            Self.reportMismatch(
+            MarbleExpectation.reportMismatch(
                 result, expected: expected, actual: actual, site: site, values: values, areEqual: areEqual, frame: frame)
         }
     }
@@ -229,8 +265,28 @@ public final class MarbleResult<Element> {
     @usableFromInline @exclusivity(unchecked) var state: (checked: Bool, recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) =
         (false, [], [], nil)
 
+    /// The check waiting to run (see ``MarbleExpectation/check(_:site:values:areEqual:expected:)``):
+    /// set once before the check is handed to the store (whose lock makes it
+    /// visible to the thread that runs the check), taken once by that check.
+    @usableFromInline @exclusivity(unchecked) var pendingCheck: MarbleExpectation<Element>.PendingCheck?
+
     @inlinable
     init(lock: Lock) { self.lock = lock }
+
+    /// Runs the pending check, once; what it held is released right after
+    /// it ran, as when it was captured by the store's closure.
+    @inlinable
+    func runPendingCheck() {
+        guard let check = pendingCheck.take() else { return }
+        check.run(into: self)
+    }
+
+    /// Lets go of the pending check without running it (it was reported
+    /// never checked).
+    @inlinable
+    func discardPendingCheck() {
+        pendingCheck = nil
+    }
 
     @inlinable
     func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
@@ -299,6 +355,8 @@ public struct SubscriptionExpectation {
     }
 }
 
-// @unchecked: `state` is guarded by `lock`. Sendable only when the elements
+// @unchecked: `state` is guarded by `lock`, and `pendingCheck` is set before
+// the check is handed to the store and taken once by it (the store's lock
+// orders the two). Sendable only when the elements
 // are, since the recorded events are read on another thread.
 extension MarbleResult: @unchecked Sendable where Element: Sendable {}

@@ -214,11 +214,14 @@ final class MarbleExpectationStore: @unchecked Sendable {
     @exclusivity(unchecked) private var reportedUnchecked = false
 
     /// One pending expectation: where it was stated, the Swift Testing test
-    /// that stated it (if any), and the check itself.
+    /// that stated it (if any), the check itself, and what lets go of what
+    /// the check would have read when it is reported never checked instead
+    /// (see ``add(site:check:discard:)``).
     private struct Check {
         let site: CallSite
         let test: StatingTest?
         let run: () -> Void
+        let discard: () -> Void
     }
 
     /// What to run after the checks: a closure, or an object (which costs
@@ -249,11 +252,22 @@ final class MarbleExpectationStore: @unchecked Sendable {
     static let neverCheckedMessage =
         "marble expectation never checked: call `scheduler.flush()` (or use `scheduler.run { … }`)"
 
+    /// Adds a check that keeps what it reads in the closure itself: the
+    /// closure is released once it ran or was reported never checked.
     @usableFromInline
     func add(site: CallSite, check: @escaping () -> Void) {
+        add(site: site, check: check, discard: {})
+    }
+
+    /// Adds a check whose closure refers to an object that keeps what it
+    /// reads (a `MarbleResult`, which the test may hold): `discard` lets go
+    /// of that when the check is reported never checked, as releasing a
+    /// closure that held it would.
+    @usableFromInline
+    func add(site: CallSite, check: @escaping () -> Void, discard: @escaping () -> Void) {
         let test = Test.current.map(StatingTest.init)
         let (register, listForExit) = lock.withLock { () -> (Bool, Bool) in
-            checks.append(Check(site: site, test: test, run: check))
+            checks.append(Check(site: site, test: test, run: check, discard: discard))
             defer {
                 teardownRegistered = true
                 if test != nil { listedForExit = true }
@@ -334,6 +348,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
         checks.forEach { check in
             TestFailureReporter.fail(
                 TestFailure(title: "marble expectation never checked", message: Self.neverCheckedMessage, site: check.site))
+            check.discard()
         }
         cleanups.forEach { $0.run() }
     }

@@ -142,6 +142,10 @@ struct MarbleScanner {
     @usableFromInline
     static func character(ascii byte: UInt8) -> Character { ASCIIMarbleText.character(byte) }
 
+    /// The one-character `String` of an ASCII byte (from the table made once).
+    @usableFromInline
+    static func string(ascii byte: UInt8) -> String { ASCIIMarbleText.string(byte) }
+
     /// The scan itself, over either representation of the text.
     private func scan<Text: MarbleScanText>(_ text: Text, _ found: (Item) -> Void) throws(MarbleError) {
         let count = text.count
@@ -319,6 +323,13 @@ struct ASCIIMarbleText: MarbleScanText {
     /// The 128 ASCII `Character`s, made once: making a `Character` from a
     /// byte builds a string each time (about 50 instructions a marker).
     private static let characters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
+
+    /// The one-character `String` of an ASCII byte.
+    static func string(_ byte: UInt8) -> String { strings[Int(byte)] }
+
+    /// The 128 one-character ASCII `String`s, made once (the element of a
+    /// marker when a diagram of `String` markers is read).
+    private static let strings: [String] = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
 
     func durationCandidate(_ range: Range<Int>) -> ArraySlice<Character>? {
         // Every duration ends with its unit, `ms`, `s` or `m`.

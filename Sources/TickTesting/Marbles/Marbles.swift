@@ -68,8 +68,7 @@ public enum Marbles {
             case UInt8(ascii: "|"): events.append(Recorded(time: time, value: .completed))
             case UInt8(ascii: "#"): events.append(Recorded(time: time, value: .error(error)))
             default:
-                let character = MarbleScanner.character(ascii: marker)
-                guard let element = try? element(for: character, values: values, at: 0, in: diagram) else {
+                guard let element = element(ascii: marker, values: values) else {
                     missingValue = true
                     return
                 }
@@ -170,6 +169,21 @@ public enum Marbles {
             break
         }
         return (scanner, items, origin)
+    }
+
+    /// ``element(for:values:at:in:)`` of the marker that is the ASCII byte
+    /// `byte`, for the whole-frame path: the same element, or nil where that
+    /// throws (the general path then reports the error). Without values, a
+    /// `String` element is the marker's one-character string, read from a
+    /// table made once (not made from the marker's `Character` each time),
+    /// and no error is made only to be dropped.
+    @inlinable
+    static func element<Element>(ascii byte: UInt8, values: [Character: Element]) -> Element? {
+        if values.isEmpty {
+            if let element = MarbleScanner.string(ascii: byte) as? Element { return element }
+            return MarbleScanner.character(ascii: byte) as? Element
+        }
+        return values[MarbleScanner.character(ascii: byte)]
     }
 
     @inlinable

@@ -14,9 +14,16 @@ extension ObservableType {
         // Main-actor closures are checked (OperatorIsolation.swift); others run as given.
         let transform = MainActorClosureCheck.forIsolation(isolation, operator: "map")?.wrap(transform) ?? transform
         // A stage of a fusable chain (Lift.swift): long chains run as one sink.
-        return Observable.stage(MapStage(over: source, transform)) { observer in
-            let sink = MapSink(downstream: observer, transform: transform)
-            sink.setUpstream(source.subscribe(AnyObserver(eventHandler: sink.on)))
+        // The shallow subscription captures only the stage, which keeps the
+        // source and the transform (no closure context to allocate).
+        let stage = MapStage(over: source, transform)
+        return Observable.stage(stage) { observer in
+            // `Observable.stage` subscribes this way only up to
+            // `fusionDepth` stages, where the stage keeps its source;
+            // deeper, the fused subscription (the same events, one sink).
+            guard stage.depth <= ElementStages.fusionDepth else { return stage.subscribeFused(observer) }
+            let sink = MapSink(downstream: observer, transform: stage.transform)
+            sink.setUpstream(stage.shallowSource.subscribe(AnyObserver(eventHandler: sink.on)))
             return sink
         }
     }
