@@ -84,9 +84,44 @@ extension TestScheduler {
         await run(fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
+    // The async advance is split in three: what runs before the first wait
+    // (`beginDrivingAsyncWork`), the loop, and the report at the end
+    // (`endDrivingAsyncWork`). An async function is compiled as one piece per
+    // wait, each holding the code from that wait to the next; keeping the
+    // loop to its waits keeps that code from being repeated in every piece
+    // (Docs/Performance.md, "Build time").
     nonisolated(nonsending) func advanceDrivingAsyncWork(
         toInstant target: SchedulerInstant?, described: String, site: CallSite
     ) async {
+        guard var drive = beginDrivingAsyncWork(toInstant: target, described: described, site: site) else { return }
+        var outcome = await drive.driver.quiescence(budget: drive.budget)
+        lock.lock()
+        while outcome == .quiet, let action = nextDrivenAction(&drive) {
+            action()
+            outcome = await drive.driver.quiescence(budget: drive.budget)
+            lock.lock()
+        }
+        endDrivingAsyncWork(drive, outcome: outcome, described: described, site: site)
+    }
+
+    /// One async advance in progress.
+    private struct AsyncDrive {
+        let driver: AsyncDriver
+        let budget: Int
+        /// The clock's target, never past the end of time; nil for `run()`.
+        let clockTarget: Duration?
+        /// The last instant whose work may run.
+        let limit: Duration?
+        var steps = 0
+        var exceeded = false
+        var cancelled = false
+    }
+
+    /// Checks that the advance may start and marks the scheduler advancing;
+    /// nil when it may not (the failure is reported).
+    private func beginDrivingAsyncWork(
+        toInstant target: SchedulerInstant?, described: String, site: CallSite
+    ) -> AsyncDrive? {
         let driver = asyncDriver
         driver.registerCurrentTask()
         driver.noteSite(site)
@@ -96,7 +131,7 @@ extension TestScheduler {
             TestFailureReporter.fail(
                 "\(described): this TestScheduler stopped driving its async work after a stall, so it no longer advances; nothing was run. The stall: \(report)",
                 at: site)
-            return
+            return nil
         }
         // Hot observables of the marble API start now, as in the synchronous
         // advance (see HotObservable(deferredOn:) and `willDrive`).
@@ -107,13 +142,13 @@ extension TestScheduler {
                     "\(described): Tick's Concurrency hooks are switched off for this test process (TICK_ASYNC_HOOKS=off in the environment), so it cannot drive async work: async work is not waited for. Time advanced as with the synchronous call. Unset TICK_ASYNC_HOOKS to drive async work, or use the synchronous advance/run (see Docs/AsyncAwait.md, \"Platforms\").",
                     at: site)
                 advance(toInstant: target, described: described, site: site)
-                return
+                return nil
             }
             TestFailureReporter.fail(
                 "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",
                 at: site)
             advance(toInstant: target, described: described, site: site)
-            return
+            return nil
         }
         lock.lock()
         if state.isAdvancing {
@@ -121,7 +156,7 @@ extension TestScheduler {
             TestFailureReporter.fail(
                 "\(described) was called while this TestScheduler is already advancing (from one of its actions, from the async work it drives, or from a second task); only the test drives virtual time. Ignored.",
                 at: site)
-            return
+            return nil
         }
         if let target, target.offset < state.current {
             let now = state.current
@@ -129,7 +164,7 @@ extension TestScheduler {
             TestFailureReporter.fail(
                 "\(described) is in the past (now is \(testTime(for: SchedulerInstant(offset: now)))); virtual time never goes backwards. Ignored.",
                 at: site)
-            return
+            return nil
         }
         state.isAdvancing = true
         state.stopRequested = false
@@ -142,33 +177,40 @@ extension TestScheduler {
         let clockTarget = target.map { min($0.offset, horizon) }
         let limit: Duration? = clockTarget ?? horizon
         lock.unlock()
+        return AsyncDrive(driver: driver, budget: budget, clockTarget: clockTarget, limit: limit)
+    }
 
-        var steps = 0
-        var exceeded = false
-        var cancelled = false
-        var outcome = await driver.quiescence(budget: budget)
-        lock.lock()
-        while outcome == .quiet && !state.stopRequested {
-            // Cancelling the task that advances stops the advance before its
-            // next step: it returns at once, the clock at the last entry run.
-            if JobRouting.currentTaskIsCancelled {
-                cancelled = true
-                break
-            }
-            if steps == budget {
-                exceeded = state.hasRunnable(notAfter: limit)
-                if exceeded { break }
-            }
-            guard let action = state.takeNext(notAfter: limit) else { break }
-            steps += 1
-            lock.unlock()
-            counter.decrement()
-            action()
-            outcome = await driver.quiescence(budget: budget)
-            lock.lock()
+    /// The next action to run, taken with the lock held: returns it with the
+    /// lock released, or nil with the lock still held when the advance stops
+    /// (asked to stop, its task cancelled, the step budget spent, or nothing
+    /// due).
+    private func nextDrivenAction(_ drive: inout AsyncDrive) -> (() -> Void)? {
+        guard !state.stopRequested else { return nil }
+        // Cancelling the task that advances stops the advance before its
+        // next step: it returns at once, the clock at the last entry run.
+        if JobRouting.currentTaskIsCancelled {
+            drive.cancelled = true
+            return nil
         }
-        let finished = outcome == .quiet && !exceeded && !cancelled && !state.stopRequested
-        if let clockTarget, finished, clockTarget > state.current { state.current = clockTarget }
+        if drive.steps == drive.budget {
+            drive.exceeded = state.hasRunnable(notAfter: drive.limit)
+            if drive.exceeded { return nil }
+        }
+        guard let action = state.takeNext(notAfter: drive.limit) else { return nil }
+        drive.steps += 1
+        lock.unlock()
+        counter.decrement()
+        return action
+    }
+
+    /// Ends the advance, called with the lock held: sets the clock, releases
+    /// the lock and reports what stopped it early.
+    private func endDrivingAsyncWork(
+        _ drive: AsyncDrive, outcome: AsyncDriver.Outcome, described: String, site: CallSite
+    ) {
+        let (budget, exceeded) = (drive.budget, drive.exceeded)
+        let finished = outcome == .quiet && !exceeded && !drive.cancelled && !state.stopRequested
+        if let clockTarget = drive.clockTarget, finished, clockTarget > state.current { state.current = clockTarget }
         state.isAdvancing = false
         state.stopRequested = false
         let (pending, now) = (state.pending, state.current)
@@ -188,11 +230,11 @@ extension TestScheduler {
                 at: site)
         case .stalled(let limit):
             TestFailureReporter.fail(
-                "\(described) stopped at \(time): \(driver.stallReport ?? "a job of the async work it drives has not finished for \(limit.exactDescription) of real time.")",
+                "\(described) stopped at \(time): \(drive.driver.stallReport ?? "a job of the async work it drives has not finished for \(limit.exactDescription) of real time.")",
                 at: site)
         case .abandoned:
             TestFailureReporter.fail(
-                "\(described) stopped at \(time): this TestScheduler stopped driving its async work after a stall; nothing more was run. The stall: \(driver.stallReport ?? "see the earlier failure.")",
+                "\(described) stopped at \(time): this TestScheduler stopped driving its async work after a stall; nothing more was run. The stall: \(drive.driver.stallReport ?? "see the earlier failure.")",
                 at: site)
         }
     }

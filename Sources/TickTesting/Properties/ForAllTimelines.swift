@@ -60,7 +60,7 @@ public func forAllTimelines(
     let check = PropertyCheck(
         runs: runs, seed: seed, exploringOrder: exploringOrder, shrinkBudget: shrinkBudget, replay: replay,
         site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-    guard var plan = check.start() else { return check.invalidReplayResult() }
+    guard let plan = check.start() else { return check.invalidReplayResult() }
     while let choices = plan.next() {
         plan.record(await check.execute(choices, body))
     }
@@ -117,7 +117,11 @@ struct RunOutcome {
 }
 
 /// Runs, shrinks and reports one property check.
-struct PropertyCheck {
+///
+/// A class, like its `Plan`: one reference instead of a struct of several
+/// strings and counters copied at every call keeps down the code a debug
+/// build emits for copying them (Docs/Performance.md, "Build time").
+final class PropertyCheck: Sendable {
     let runs: Int
     let seed: UInt64
     let exploringOrder: Bool
@@ -143,7 +147,7 @@ struct PropertyCheck {
 
     /// What to run next: generated runs, then shrinking, then the final run
     /// of the minimal case (for the report).
-    struct Plan {
+    final class Plan {
         enum Stage {
             case generating(index: Int)
             case shrinking(Shrinker, failingRun: Int?)
@@ -159,7 +163,12 @@ struct PropertyCheck {
         var finalShrinker: Shrinker?
         var failingRun: Int?
 
-        mutating func next() -> Choices? {
+        init(stage: Stage, check: PropertyCheck) {
+            self.stage = stage
+            self.check = check
+        }
+
+        func next() -> Choices? {
             switch stage {
             case .generating(let index):
                 guard index < check.runs else {
@@ -167,9 +176,8 @@ struct PropertyCheck {
                     return nil
                 }
                 return Choices(seed: PropertyCheck.seed(check.seed, run: index))
-            case .shrinking(var shrinker, let failingRun):
+            case .shrinking(let shrinker, let failingRun):
                 if let candidate = shrinker.next() {
-                    stage = .shrinking(shrinker, failingRun: failingRun)
                     pending = candidate
                     return Choices(replaying: candidate)
                 }
@@ -180,7 +188,7 @@ struct PropertyCheck {
             }
         }
 
-        mutating func record(_ outcome: RunOutcome) {
+        func record(_ outcome: RunOutcome) {
             switch stage {
             case .generating(let index):
                 generated = index + 1
@@ -191,9 +199,8 @@ struct PropertyCheck {
                 } else {
                     stage = .generating(index: index + 1)
                 }
-            case .shrinking(var shrinker, let failingRun):
+            case .shrinking(let shrinker, _):
                 shrinker.record(pending ?? [], failed: outcome.failed, drew: outcome.drawn)
-                stage = .shrinking(shrinker, failingRun: failingRun)
             case .final(let shrinker, let failingRun):
                 finalOutcome = outcome
                 finalShrinker = shrinker
@@ -210,7 +217,7 @@ struct PropertyCheck {
         guard let replay else { return Plan(stage: .generating(index: 0), check: self) }
         guard let choices = ReplayText.decode(replay) else { return nil }
         // A replay is one generated "run" whose choices are given.
-        var plan = Plan(stage: .shrinking(Shrinker(failing: choices, budget: 0), failingRun: nil), check: self)
+        let plan = Plan(stage: .shrinking(Shrinker(failing: choices, budget: 0), failingRun: nil), check: self)
         plan.generated = 1
         return plan
     }
@@ -223,7 +230,7 @@ struct PropertyCheck {
     }
 
     func perform(_ execute: (Choices) -> RunOutcome) -> PropertyResult {
-        guard var plan = start() else { return invalidReplayResult() }
+        guard let plan = start() else { return invalidReplayResult() }
         while let choices = plan.next() {
             plan.record(execute(choices))
         }

@@ -16,7 +16,9 @@
 
 /// Shrinks a failing choice sequence, one candidate at a time, so that the
 /// same logic serves synchronous and asynchronous property checks.
-struct Shrinker {
+/// A class: the plan's stages hold it as one reference rather than a copy
+/// of its fields (Docs/Performance.md, "Build time").
+final class Shrinker {
     /// The smallest failing choices found so far.
     private(set) var best: [UInt64]
     /// Candidates tried so far.
@@ -45,7 +47,7 @@ struct Shrinker {
     var stoppedAtBudget: Bool { phase != .done && attempts >= budget }
 
     /// The next candidate to run, or nil when shrinking is over.
-    mutating func next() -> [UInt64]? {
+    func next() -> [UInt64]? {
         while attempts < budget {
             switch phase {
             case .done:
@@ -101,7 +103,7 @@ struct Shrinker {
 
     /// The outcome of the candidate `next()` returned: whether it failed,
     /// and the choices its run drew.
-    mutating func record(_ candidate: [UInt64], failed: Bool, drew drawn: [UInt64]) {
+    func record(_ candidate: [UInt64], failed: Bool, drew drawn: [UInt64]) {
         attempts += 1
         let improved = failed && Shrinker.precedes(drawn, best)
         if improved {
