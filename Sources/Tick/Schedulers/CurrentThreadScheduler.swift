@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import Dispatch
+import Synchronization
 
 extension SchedulerInstant {
     /// The current time of the system's monotonic clock (the real schedulers' `now`).
@@ -130,9 +131,30 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     /// through the trampoline, exactly as ``subscribe(_:_:)`` subscribes an
     /// observer: at once (as the outermost subscription, or a nested one), or
     /// queued past ``maximumNestedSubscriptions``.
+    ///
+    /// A source that only queues work on a scheduler that runs nothing
+    /// while it schedules (a one-shot timer on a TickTesting
+    /// `TestScheduler`: `DirectSource.subscribesOnlyForLater`) is subscribed
+    /// at once, without reading this thread's trampoline, unless some
+    /// thread is at the nesting limit (`Trampoline.threadsAtTheLimit`).
+    /// That is what the trampoline would do: as the outermost subscription
+    /// it would install itself, run the subscription, which queues nothing
+    /// on it and runs no code that could see it, and find nothing to drain;
+    /// as a nested one below the limit it would count the subscription in
+    /// its depth, which nothing reads meanwhile. Only at the limit would it
+    /// queue the subscription instead, which changes the order of the
+    /// scheduled work, so this thread's depth decides then (one thread at
+    /// the limit sends every thread's such subscriptions the long way; a
+    /// thread always sees its own count). It saves the thread-specific
+    /// slot's read and the trampoline's bookkeeping, about 60 instructions a
+    /// timer (Docs/PerformanceHistory.md, "Timers (branch timers7,
+    /// 2026-11-27)").
     @usableFromInline
     static func subscribe<Element>(direct source: DirectSource<Element>, _ sink: ClosureSink<Element>) -> any Disposable {
-        Trampoline.withThisThread { trampoline in
+        if source.subscribesOnlyForLater && Trampoline.threadsAtTheLimit.load(ordering: .relaxed) == 0 {
+            return source.subscribeDirect(sink)
+        }
+        return Trampoline.withThisThread { trampoline in
             guard trampoline.isDraining else { return trampoline.outermost { source.subscribeDirect(sink) } }
             guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
                 return trampoline.nested { source.subscribeDirect(sink) }
@@ -177,13 +199,33 @@ private final class Trampoline {
     /// `CurrentThreadScheduler.subscribe`).
     @exclusivity(unchecked) private(set) var subscriptionDepth = 0
 
+    /// The threads whose trampoline's `subscriptionDepth` has reached
+    /// `CurrentThreadScheduler.maximumNestedSubscriptions` (each counts
+    /// once while it is there; relaxed: only a thread's own count decides
+    /// anything for it, and it sees its own writes). Read by
+    /// `CurrentThreadScheduler.subscribe(direct:_:)`'s shortcut.
+    static let threadsAtTheLimit = Atomic<Int>(0)
+
     /// Makes a subscription, counting it as nested while it is made.
     func nested<Element>(
         _ run: (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
     ) -> any Disposable {
         subscriptionDepth += 1
         defer { subscriptionDepth -= 1 }
+        if subscriptionDepth == CurrentThreadScheduler.maximumNestedSubscriptions {
+            return Trampoline.atTheLimit { run(observer) }
+        }
         return run(observer)
+    }
+
+    /// Runs `body` (a subscription that brought this thread's depth to the
+    /// limit) with this thread counted in `threadsAtTheLimit`. Out of line:
+    /// only deep chains get here.
+    @inline(never)
+    static func atTheLimit(_ body: () -> any Disposable) -> any Disposable {
+        threadsAtTheLimit.wrappingAdd(1, ordering: .relaxed)
+        defer { threadsAtTheLimit.wrappingSubtract(1, ordering: .relaxed) }
+        return body()
     }
 
     /// Makes the outermost subscription on this thread: installs this
@@ -210,6 +252,7 @@ private final class Trampoline {
     func nested(_ body: () -> any Disposable) -> any Disposable {
         subscriptionDepth += 1
         defer { subscriptionDepth -= 1 }
+        if subscriptionDepth == CurrentThreadScheduler.maximumNestedSubscriptions { return Trampoline.atTheLimit(body) }
         return body()
     }
 
