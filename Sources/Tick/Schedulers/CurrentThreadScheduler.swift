@@ -114,8 +114,12 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         on trampoline: Trampoline
     ) -> any Disposable {
         guard trampoline.isDraining else { return trampoline.outermost(run, observer) }
-        guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
+        guard trampoline.subscriptionDepth >= maximumNestedSubscriptions &- 1 else {
             return trampoline.nested(run, observer)
+        }
+        if trampoline.subscriptionDepth == maximumNestedSubscriptions &- 1 {
+            // This one brings the depth to the limit (`Trampoline.threadsAtTheLimit`).
+            return Trampoline.atTheLimit { trampoline.nested(run, observer) }
         }
         let subscription = SingleAssignmentDisposable()
         trampoline.push(
@@ -156,8 +160,11 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         }
         return Trampoline.withThisThread { trampoline in
             guard trampoline.isDraining else { return trampoline.outermost { source.subscribeDirect(sink) } }
-            guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
+            guard trampoline.subscriptionDepth >= maximumNestedSubscriptions &- 1 else {
                 return trampoline.nested { source.subscribeDirect(sink) }
+            }
+            if trampoline.subscriptionDepth == maximumNestedSubscriptions &- 1 {
+                return Trampoline.atTheLimit { trampoline.nested { source.subscribeDirect(sink) } }
             }
             let subscription = SingleAssignmentDisposable()
             trampoline.push(
@@ -212,15 +219,13 @@ private final class Trampoline {
     ) -> any Disposable {
         subscriptionDepth += 1
         defer { subscriptionDepth -= 1 }
-        if subscriptionDepth == CurrentThreadScheduler.maximumNestedSubscriptions {
-            return Trampoline.atTheLimit { run(observer) }
-        }
         return run(observer)
     }
 
-    /// Runs `body` (a subscription that brought this thread's depth to the
-    /// limit) with this thread counted in `threadsAtTheLimit`. Out of line:
-    /// only deep chains get here.
+    /// Runs `body`, a nested subscription that brings this thread's depth
+    /// to the limit (made where the depth is checked against it, so the
+    /// usual path pays no comparison more), with this thread counted in
+    /// `threadsAtTheLimit` meanwhile. Out of line: only deep chains get here.
     @inline(never)
     static func atTheLimit(_ body: () -> any Disposable) -> any Disposable {
         threadsAtTheLimit.wrappingAdd(1, ordering: .relaxed)
@@ -252,7 +257,6 @@ private final class Trampoline {
     func nested(_ body: () -> any Disposable) -> any Disposable {
         subscriptionDepth += 1
         defer { subscriptionDepth -= 1 }
-        if subscriptionDepth == CurrentThreadScheduler.maximumNestedSubscriptions { return Trampoline.atTheLimit(body) }
         return body()
     }
 
