@@ -76,6 +76,29 @@ final class SchedulerLink: Sendable {
         else { return nil }
         return Unmanaged<TestScheduler>.fromOpaque(raw).takeRetainedValue()
     }
+
+    /// Schedules on the scheduler without retaining it, or returns nil if
+    /// it is gone or going away: `body` runs while this call is announced
+    /// in `readers`, and the scheduler's deinit clears the address and then
+    /// waits for every announced reader as its first step, so the scheduler
+    /// is whole until `body` returns. A scheduler whose last reference went
+    /// just as `body` started is still before that first step (its deinit
+    /// waits in `detach`): the work is queued on it and released with its
+    /// queue, as work scheduled a moment earlier would have been. `body`
+    /// only enqueues (the scheduler's lock, no user code, nothing that
+    /// reaches this link again), so the deinit's wait stays short. Saves
+    /// the `swift_tryRetain` and the release of the `scheduler` getter on
+    /// every timer (Docs/PerformanceHistory.md, "Timers (branch timers7,
+    /// 2026-11-27)").
+    @inline(__always)
+    private func enqueueOnScheduler(_ body: (TestScheduler) -> ScheduledEntry) -> ScheduledEntry? {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)) else {
+            return nil
+        }
+        return Unmanaged<TestScheduler>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// What a timer observable holds of a test scheduler
@@ -101,22 +124,29 @@ extension SchedulerLink: Scheduler {
     @usableFromInline
     var now: SchedulerInstant { scheduler?.now ?? .origin }
 
+    /// `true`: scheduling only enqueues (under the scheduler's lock), and
+    /// runs nothing before it returns (`Scheduler.schedulesOnlyForLater`).
+    @usableFromInline
+    var schedulesOnlyForLater: Bool { true }
+
     @usableFromInline
     func schedule(_ action: @escaping () -> Void) -> any Disposable {
-        guard let scheduler else { return Disposables.create() }
-        return scheduler.schedule(action)
+        guard let entry = enqueueOnScheduler({ $0.enqueue(due: nil, action) }) else { return Disposables.create() }
+        return entry
     }
 
     @usableFromInline
     func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        guard let scheduler else { return Disposables.create() }
-        return scheduler.schedule(after: delay, action)
+        guard let entry = enqueueOnScheduler({ $0.enqueue(checkedAfter: delay, action) }) else {
+            return Disposables.create()
+        }
+        return entry
     }
 
     @usableFromInline
     func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
-        guard let scheduler else { return Disposables.create() }
-        return scheduler.schedule(at: time, action)
+        guard let entry = enqueueOnScheduler({ $0.enqueue(due: time, action) }) else { return Disposables.create() }
+        return entry
     }
 
     @usableFromInline

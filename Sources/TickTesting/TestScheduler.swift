@@ -296,6 +296,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+        enqueue(checkedAfter: delay, action)
+    }
+
+    /// `schedule(after:)`'s work, returning the entry itself (for the link's
+    /// forwarding, `SchedulerLink.schedule(after:_:)`): a negative delay is
+    /// reported and runs as zero.
+    @inline(__always)
+    func enqueue(checkedAfter delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
         // The check inline, the report (which builds its message) out of line.
         let delay = delay.totalAttoseconds < 0 ? checkDelay(delay, "schedule(after:)") : delay
         return enqueue(after: delay, action)

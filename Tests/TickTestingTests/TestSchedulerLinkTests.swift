@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 import Tick
 @testable import TickTesting
@@ -89,6 +91,65 @@ import Tick
         #expect(oracle == nil)
         periodic?.dispose()
         #expect(ticks == 3)
+    }
+}
+
+/// Timers scheduled through the link from other threads while the test
+/// lets go of the scheduler. The link enqueues without retaining the
+/// scheduler (`SchedulerLink.enqueueOnScheduler`: announced as a reader, so
+/// the scheduler's deinit waits for the enqueue to finish): each
+/// subscription either lands on the scheduler and goes with its queue, or
+/// finds it gone and schedules nothing. Either way its closures are
+/// released, nothing runs (the clock never moves), and nothing crashes or
+/// races (the suite runs under the thread sanitizer in CI).
+@Suite struct TestSchedulerLinkStressTests {
+    @Test func timersScheduledWhileTheSchedulerGoesAwayAreAllReleased() {
+        let rounds = 100
+        let threads = 2
+        let perThread = 200
+        for _ in 0..<rounds {
+            let released = Counter()
+            let fired = Counter()
+            // Hints about the undriven timers are expected here; kept quiet.
+            PendingWorkLog.$hintHandler.withValue({ _, _ in }) {
+                var scheduler: TestScheduler? = TestScheduler()
+                // Holds the scheduler's link, not the scheduler.
+                let timer = Observable<Int>.timer(.seconds(1), scheduler: scheduler!)
+                let started = DispatchSemaphore(value: 0)
+                let group = DispatchGroup()
+                for _ in 0..<threads {
+                    DispatchQueue.global().async(group: group) {
+                        started.signal()
+                        for _ in 0..<perThread {
+                            let probe = Released(released)
+                            _ = timer.subscribe(onNext: { _ in
+                                withExtendedLifetime(probe) {}
+                                fired.add()
+                            })
+                        }
+                    }
+                }
+                for _ in 0..<threads { started.wait() }
+                // The last reference, let go of while the threads schedule.
+                scheduler = nil
+                group.wait()
+            }
+            #expect(released.value == threads * perThread)
+            #expect(fired.value == 0)
+        }
+    }
+
+    final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
+        func add() { count.wrappingAdd(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// Adds one to its counter when released.
+    final class Released: Sendable {
+        let counter: Counter
+        init(_ counter: Counter) { self.counter = counter }
+        deinit { counter.add() }
     }
 }
 

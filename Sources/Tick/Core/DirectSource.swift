@@ -38,4 +38,12 @@ class DirectSource<Element>: ClosureSink<Element>, @unchecked Sendable {
     /// would send through the source's own sink. (Overridden; the base class
     /// is never instantiated.)
     func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable { NopDisposable() }
+
+    /// Whether ``subscribeDirect(_:)`` only queues work on a scheduler that
+    /// runs nothing before it returns (`Scheduler.schedulesOnlyForLater`),
+    /// so that going through the trampoline could change nothing unless
+    /// the subscription would be queued there (past
+    /// `CurrentThreadScheduler.maximumNestedSubscriptions`; see
+    /// `CurrentThreadScheduler.subscribe(direct:_:)`). `false` here.
+    var subscribesOnlyForLater: Bool { false }
 }

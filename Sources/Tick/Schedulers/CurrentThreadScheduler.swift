@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import Dispatch
+import Synchronization
 
 extension SchedulerInstant {
     /// The current time of the system's monotonic clock (the real schedulers' `now`).
@@ -113,8 +114,12 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         on trampoline: Trampoline
     ) -> any Disposable {
         guard trampoline.isDraining else { return trampoline.outermost(run, observer) }
-        guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
+        guard trampoline.subscriptionDepth >= maximumNestedSubscriptions &- 1 else {
             return trampoline.nested(run, observer)
+        }
+        if trampoline.subscriptionDepth == maximumNestedSubscriptions &- 1 {
+            // This one brings the depth to the limit (`Trampoline.threadsAtTheLimit`).
+            return Trampoline.atTheLimit { trampoline.nested(run, observer) }
         }
         let subscription = SingleAssignmentDisposable()
         trampoline.push(
@@ -130,12 +135,36 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     /// through the trampoline, exactly as ``subscribe(_:_:)`` subscribes an
     /// observer: at once (as the outermost subscription, or a nested one), or
     /// queued past ``maximumNestedSubscriptions``.
+    ///
+    /// A source that only queues work on a scheduler that runs nothing
+    /// while it schedules (a one-shot timer on a TickTesting
+    /// `TestScheduler`: `DirectSource.subscribesOnlyForLater`) is subscribed
+    /// at once, without reading this thread's trampoline, unless some
+    /// thread is at the nesting limit (`Trampoline.threadsAtTheLimit`).
+    /// That is what the trampoline would do: as the outermost subscription
+    /// it would install itself, run the subscription, which queues nothing
+    /// on it and runs no code that could see it, and find nothing to drain;
+    /// as a nested one below the limit it would count the subscription in
+    /// its depth, which nothing reads meanwhile. Only at the limit would it
+    /// queue the subscription instead, which changes the order of the
+    /// scheduled work, so this thread's depth decides then (one thread at
+    /// the limit sends every thread's such subscriptions the long way; a
+    /// thread always sees its own count). It saves the thread-specific
+    /// slot's read and the trampoline's bookkeeping, about 60 instructions a
+    /// timer (Docs/PerformanceHistory.md, "Timers (branch timers7,
+    /// 2026-11-27)").
     @usableFromInline
     static func subscribe<Element>(direct source: DirectSource<Element>, _ sink: ClosureSink<Element>) -> any Disposable {
-        Trampoline.withThisThread { trampoline in
+        if source.subscribesOnlyForLater && Trampoline.threadsAtTheLimit.load(ordering: .relaxed) == 0 {
+            return source.subscribeDirect(sink)
+        }
+        return Trampoline.withThisThread { trampoline in
             guard trampoline.isDraining else { return trampoline.outermost { source.subscribeDirect(sink) } }
-            guard trampoline.subscriptionDepth >= maximumNestedSubscriptions else {
+            guard trampoline.subscriptionDepth >= maximumNestedSubscriptions &- 1 else {
                 return trampoline.nested { source.subscribeDirect(sink) }
+            }
+            if trampoline.subscriptionDepth == maximumNestedSubscriptions &- 1 {
+                return Trampoline.atTheLimit { trampoline.nested { source.subscribeDirect(sink) } }
             }
             let subscription = SingleAssignmentDisposable()
             trampoline.push(
@@ -177,6 +206,13 @@ private final class Trampoline {
     /// `CurrentThreadScheduler.subscribe`).
     @exclusivity(unchecked) private(set) var subscriptionDepth = 0
 
+    /// The threads whose trampoline's `subscriptionDepth` has reached
+    /// `CurrentThreadScheduler.maximumNestedSubscriptions` (each counts
+    /// once while it is there; relaxed: only a thread's own count decides
+    /// anything for it, and it sees its own writes). Read by
+    /// `CurrentThreadScheduler.subscribe(direct:_:)`'s shortcut.
+    static let threadsAtTheLimit = Atomic<Int>(0)
+
     /// Makes a subscription, counting it as nested while it is made.
     func nested<Element>(
         _ run: (AnyObserver<Element>) -> any Disposable, _ observer: AnyObserver<Element>
@@ -184,6 +220,17 @@ private final class Trampoline {
         subscriptionDepth += 1
         defer { subscriptionDepth -= 1 }
         return run(observer)
+    }
+
+    /// Runs `body`, a nested subscription that brings this thread's depth
+    /// to the limit (made where the depth is checked against it, so the
+    /// usual path pays no comparison more), with this thread counted in
+    /// `threadsAtTheLimit` meanwhile. Out of line: only deep chains get here.
+    @inline(never)
+    static func atTheLimit(_ body: () -> any Disposable) -> any Disposable {
+        threadsAtTheLimit.wrappingAdd(1, ordering: .relaxed)
+        defer { threadsAtTheLimit.wrappingSubtract(1, ordering: .relaxed) }
+        return body()
     }
 
     /// Makes the outermost subscription on this thread: installs this

@@ -61,12 +61,29 @@ public protocol Scheduler: AnyObject, Sendable {
     /// pending (Docs/Performance.md, "Timers: one object a timer").
     @_spi(TickInternals)
     var referenceForTimers: any Scheduler { get }
+
+    /// Whether scheduling on this scheduler only queues the work for later
+    /// (SPI, for TickTesting): `schedule(after:_:)` never runs the action,
+    /// nor any other code of its caller's, before it returns, and never
+    /// uses the current thread's trampoline (``CurrentThreadScheduler``).
+    /// A one-shot timer subscribed directly on such a scheduler is then
+    /// subscribed without going through the trampoline, which could not
+    /// change anything (`CurrentThreadScheduler.subscribe(direct:_:)`).
+    /// The default is `false`; a TickTesting `TestScheduler`'s link (what
+    /// its timers hold, ``referenceForTimers``) says `true`.
+    @_spi(TickInternals)
+    var schedulesOnlyForLater: Bool { get }
 }
 
 extension Scheduler {
     /// The scheduler itself: a timer observable keeps a real scheduler alive.
     @_spi(TickInternals)
     public var referenceForTimers: any Scheduler { self }
+
+    /// `false`: a scheduler may run work, or use the trampoline, while it
+    /// schedules (``ImmediateScheduler``, ``CurrentThreadScheduler``).
+    @_spi(TickInternals)
+    public var schedulesOnlyForLater: Bool { false }
 
     /// Schedules `action` at the instant `time` (at once if `time` is not in
     /// the future), as `schedule(after: (time - now).clampedToZero)`.

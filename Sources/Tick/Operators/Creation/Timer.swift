@@ -132,6 +132,11 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     /// other element types run the generic code, with the same result.
     @_specialize(where Element == Int)
     override func fire() { deliverOnce(.zero) }
+
+    /// `subscribeDirect` only calls `schedule(after:_:)`: on a scheduler
+    /// that only queues work (a TickTesting `TestScheduler`'s link), the
+    /// trampoline can be skipped.
+    override var subscribesOnlyForLater: Bool { scheduler.schedulesOnlyForLater }
 }
 
 /// A periodic `Observable.timer`'s (and `interval`'s) source: its

@@ -1,5 +1,5 @@
 import Testing
-import Tick
+@_spi(TickInternals) import Tick
 import TickTesting
 
 /// `timer(...).subscribe(onNext:…)` with nothing in between runs the timer
@@ -292,5 +292,65 @@ import TickTesting
         // Past its deadline (4): the cancelled timer never fires.
         scheduler.advance(to: 10)
         #expect(early.entries == ["disposed@2"])
+    }
+
+    /// At the nesting limit the trampoline queues a subscription instead of
+    /// making it, which puts its timer after work scheduled meanwhile. A
+    /// direct subscription on a test scheduler, which otherwise skips the
+    /// trampoline (`CurrentThreadScheduler.subscribe(direct:_:)`), must then
+    /// be queued the same way. The oracle: the same chain on a scheduler
+    /// that forwards to the test scheduler without saying that it only
+    /// queues work (`Forwarding`), so its timers go through the trampoline
+    /// as before the shortcut. Every timer is due at the same instant, so
+    /// the order they fire in is the order they were scheduled in.
+    @Test func pastTheNestingLimitTimersAreScheduledInTheTrampolinesOrder() {
+        func order(shortcut: Bool) -> [Int] {
+            let testScheduler = TestScheduler()
+            let scheduler: any Scheduler = shortcut ? testScheduler : Forwarding(testScheduler)
+            var fired: [Int] = []
+            func timer(_ label: Int) -> any Disposable {
+                Observable<Int>.timer(.milliseconds(5), scheduler: scheduler)
+                    .subscribe(onNext: { _ in fired.append(label) })
+            }
+            // Level `level` subscribes its own timer, then the next level.
+            func chain(_ level: Int) -> Observable<Int> {
+                Observable<Int>.create { observer in
+                    let own = timer(level)
+                    guard level < 300 else { return own }
+                    return Disposables.create(own, chain(level + 1).subscribe(observer))
+                }
+            }
+            let sibling = Observable<Int>.create { _ in timer(-1) }
+            let subscription = Observable.merge(chain(0), sibling).subscribe(onNext: { _ in })
+            testScheduler.run()
+            subscription.dispose()
+            return fired
+        }
+        let shortcut = order(shortcut: true)
+        #expect(shortcut == order(shortcut: false))
+        #expect(shortcut.count == 302)
+        // The limit was reached: the sibling's timer, subscribed once the
+        // chain's first stretch returned, is not last.
+        #expect(shortcut.firstIndex(of: -1).map { $0 < 300 } == true)
+    }
+
+    /// A scheduler that forwards to a test scheduler, with the protocol's
+    /// defaults for the rest (so timers on it hold it, and go through the
+    /// trampoline). (The SPI import above: the defaults of the SPI
+    /// requirements are only visible with it.)
+    final class Forwarding: Scheduler {
+        let target: TestScheduler
+        init(_ target: TestScheduler) { self.target = target }
+        var now: SchedulerInstant { target.now }
+        func schedule(_ action: @escaping () -> Void) -> any Disposable { target.schedule(action) }
+        func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
+            target.schedule(after: delay, action)
+        }
+        func schedulePeriodic(after delay: Duration, period: Duration, _ action: @escaping () -> Void) -> any Disposable {
+            target.schedulePeriodic(after: delay, period: period, action)
+        }
+        func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable {
+            target.schedule(at: time, action)
+        }
     }
 }
