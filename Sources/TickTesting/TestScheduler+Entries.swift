@@ -102,7 +102,7 @@ final class SchedulerLink: Sendable {
 }
 
 /// What a timer observable holds of a test scheduler
-/// (`Scheduler.referenceForTimers`, SPI): the scheduler's link, which
+/// (`Scheduler._referenceForTimers`): the scheduler's link, which
 /// schedules on the scheduler while it exists, without keeping it alive.
 ///
 /// ## Ownership
@@ -125,9 +125,9 @@ extension SchedulerLink: Scheduler {
     var now: SchedulerInstant { scheduler?.now ?? .origin }
 
     /// `true`: scheduling only enqueues (under the scheduler's lock), and
-    /// runs nothing before it returns (`Scheduler.schedulesOnlyForLater`).
+    /// runs nothing before it returns (`Scheduler._schedulesOnlyForLater`).
     @usableFromInline
-    var schedulesOnlyForLater: Bool { true }
+    var _schedulesOnlyForLater: Bool { true }
 
     @usableFromInline
     func schedule(_ action: @escaping () -> Void) -> any Disposable {
@@ -159,8 +159,7 @@ extension SchedulerLink: Scheduler {
 extension TestScheduler {
     /// The scheduler's link (see `SchedulerLink`'s conformance to
     /// `Scheduler`): a timer observable does not keep a test scheduler alive.
-    @_spi(TickInternals)
-    public var referenceForTimers: any Scheduler { handle }
+    public var _referenceForTimers: any Scheduler { handle }
 }
 
 /// The Swift runtime's `swift_tryRetain` (exported by every Swift runtime,

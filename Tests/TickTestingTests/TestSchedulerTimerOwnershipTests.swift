@@ -119,7 +119,7 @@ import Testing
         do {
             let scheduler = ManualScheduler()
             weakScheduler = scheduler
-            #expect(scheduler.referenceForTimers === scheduler)
+            #expect(scheduler._referenceForTimers === scheduler)
             timer = .timer(.seconds(1), scheduler: scheduler)
         }
         #expect(weakScheduler != nil)
@@ -128,8 +128,8 @@ import Testing
         #expect(weakScheduler == nil)
         // A test scheduler hands out its link instead.
         let test = TestScheduler()
-        #expect(test.referenceForTimers !== test)
-        #expect(test.referenceForTimers === test.handle)
+        #expect(test._referenceForTimers !== test)
+        #expect(test._referenceForTimers === test.handle)
     }
 
     /// Disposal one frame before, at, and one frame after the deadline

@@ -40,7 +40,7 @@ class DirectSource<Element>: ClosureSink<Element>, @unchecked Sendable {
     func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable { NopDisposable() }
 
     /// Whether ``subscribeDirect(_:)`` only queues work on a scheduler that
-    /// runs nothing before it returns (`Scheduler.schedulesOnlyForLater`),
+    /// runs nothing before it returns (`Scheduler._schedulesOnlyForLater`),
     /// so that going through the trampoline could change nothing unless
     /// the subscription would be queued there (past
     /// `CurrentThreadScheduler.maximumNestedSubscriptions`; see

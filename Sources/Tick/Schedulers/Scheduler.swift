@@ -49,41 +49,46 @@ public protocol Scheduler: AnyObject, Sendable {
     @discardableResult
     func schedule(at time: SchedulerInstant, _ action: @escaping () -> Void) -> any Disposable
 
-    /// What a timer observable keeps of this scheduler (SPI, for TickTesting).
+    /// What a timer observable keeps of this scheduler. An implementation
+    /// detail of Tick's timers and TickTesting: a scheduler you write keeps
+    /// the default, the scheduler itself.
     ///
-    /// The default is the scheduler itself, held strongly: a real scheduler
-    /// runs its work by itself, so an observable made with one keeps it
-    /// alive, as in RxSwift. A TickTesting `TestScheduler` returns a stand-in
-    /// that reaches it without keeping it alive: only the test, which holds
-    /// it, can move its clock, and a pending one-shot timer is the very
-    /// object the scheduler's queue holds (`OneShotTimerSource`), so holding the
-    /// scheduler would make a reference cycle for as long as the timer is
-    /// pending (Docs/Performance.md, "Timers: one object a timer").
-    @_spi(TickInternals)
-    var referenceForTimers: any Scheduler { get }
+    /// Held strongly, as in RxSwift: a real scheduler runs its work by
+    /// itself, so an observable made with one keeps it alive. A TickTesting
+    /// `TestScheduler` returns a stand-in that reaches it without keeping it
+    /// alive: only the test, which holds it, can move its clock, and a
+    /// pending one-shot timer is the very object the scheduler's queue holds
+    /// (`OneShotTimerSource`), so holding the scheduler would make a
+    /// reference cycle for as long as the timer is pending
+    /// (Docs/Performance.md, "Timers: one object a timer").
+    ///
+    /// (Public, with a default, so that a scheduler defined in any module
+    /// conforms without naming it: Docs/Schedulers.md, "Writing a
+    /// scheduler".)
+    var _referenceForTimers: any Scheduler { get }
 
-    /// Whether scheduling on this scheduler only queues the work for later
-    /// (SPI, for TickTesting): `schedule(after:_:)` never runs the action,
-    /// nor any other code of its caller's, before it returns, and never
-    /// uses the current thread's trampoline (``CurrentThreadScheduler``).
-    /// A one-shot timer subscribed directly on such a scheduler is then
-    /// subscribed without going through the trampoline, which could not
-    /// change anything (`CurrentThreadScheduler.subscribe(direct:_:)`).
-    /// The default is `false`; a TickTesting `TestScheduler`'s link (what
-    /// its timers hold, ``referenceForTimers``) says `true`.
-    @_spi(TickInternals)
-    var schedulesOnlyForLater: Bool { get }
+    /// Whether scheduling on this scheduler only queues the work for later.
+    /// An implementation detail of Tick's timers and TickTesting: a scheduler
+    /// you write keeps the default, `false`.
+    ///
+    /// `true` promises that `schedule(after:_:)` never runs the action, nor
+    /// any other code of its caller's, before it returns, and never uses the
+    /// current thread's trampoline (``CurrentThreadScheduler``). A one-shot
+    /// timer subscribed directly on such a scheduler is then subscribed
+    /// without going through the trampoline, which could not change anything
+    /// (`CurrentThreadScheduler.subscribe(direct:_:)`). A TickTesting
+    /// `TestScheduler`'s link (what its timers hold, ``_referenceForTimers``)
+    /// says `true`.
+    var _schedulesOnlyForLater: Bool { get }
 }
 
 extension Scheduler {
     /// The scheduler itself: a timer observable keeps a real scheduler alive.
-    @_spi(TickInternals)
-    public var referenceForTimers: any Scheduler { self }
+    public var _referenceForTimers: any Scheduler { self }
 
     /// `false`: a scheduler may run work, or use the trampoline, while it
     /// schedules (``ImmediateScheduler``, ``CurrentThreadScheduler``).
-    @_spi(TickInternals)
-    public var schedulesOnlyForLater: Bool { false }
+    public var _schedulesOnlyForLater: Bool { false }
 
     /// Schedules `action` at the instant `time` (at once if `time` is not in
     /// the future), as `schedule(after: (time - now).clampedToZero)`.

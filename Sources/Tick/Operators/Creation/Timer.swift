@@ -65,7 +65,7 @@ final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sen
 // queue holds (through the action's closure) while the timer is pending.
 //
 // ## What a source holds of its scheduler
-// `scheduler.referenceForTimers`: a real scheduler itself (the observable
+// `scheduler._referenceForTimers`: a real scheduler itself (the observable
 // keeps it alive, as in RxSwift), a TickTesting `TestScheduler`'s link,
 // which reaches it without keeping it alive. A pending timer is held by the
 // test scheduler's queue; holding the scheduler back would make a cycle,
@@ -95,7 +95,7 @@ final class TimerSink<Element: FixedWidthInteger>: Sink<Element>, @unchecked Sen
 // `let`s.
 final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unchecked Sendable {
     @usableFromInline let dueTime: Duration
-    /// The scheduler as `referenceForTimers` gives it (see "What a source
+    /// The scheduler as `_referenceForTimers` gives it (see "What a source
     /// holds of its scheduler" above).
     @usableFromInline let scheduler: any Scheduler
 
@@ -136,7 +136,7 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     /// `subscribeDirect` only calls `schedule(after:_:)`: on a scheduler
     /// that only queues work (a TickTesting `TestScheduler`'s link), the
     /// trampoline can be skipped.
-    override var subscribesOnlyForLater: Bool { scheduler.schedulesOnlyForLater }
+    override var subscribesOnlyForLater: Bool { scheduler._schedulesOnlyForLater }
 }
 
 /// A periodic `Observable.timer`'s (and `interval`'s) source: its
@@ -147,7 +147,7 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
 final class PeriodicTimerSource<Element: FixedWidthInteger>: DirectSource<Element>, @unchecked Sendable {
     @usableFromInline let dueTime: Duration
     @usableFromInline let period: Duration
-    /// The scheduler as `referenceForTimers` gives it (see "What a source
+    /// The scheduler as `_referenceForTimers` gives it (see "What a source
     /// holds of its scheduler" above).
     @usableFromInline let scheduler: any Scheduler
     /// Makes the direct subscription's scheduled action for a sink. A
@@ -206,7 +206,7 @@ final class TimerTicks<Element: FixedWidthInteger> {
 /// so that the closure's one capture is the source (its context).
 func scheduledAction(firing source: NestedSources) -> () -> Void { { source.fire() } }
 
-/// `scheduler.referenceForTimers` (SPI, so not callable from inlinable code
-/// itself): what a timer's source holds of its scheduler.
+/// `scheduler._referenceForTimers`: what a timer's source holds of its
+/// scheduler (one call out of line, not a copy in every inlined caller).
 @usableFromInline
-func timerReference(to scheduler: any Scheduler) -> any Scheduler { scheduler.referenceForTimers }
+func timerReference(to scheduler: any Scheduler) -> any Scheduler { scheduler._referenceForTimers }
