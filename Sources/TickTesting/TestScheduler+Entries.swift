@@ -31,8 +31,12 @@ import Synchronization
 /// before it was cleared has finished with the scheduler's memory before the
 /// deinit goes on. Both sides use sequentially consistent operations: either
 /// the load sees the address cleared, or the deinit sees the load announced.
-/// The wait is bounded: a load does nothing between its announcement and its
-/// end but read the address and try the retain.
+/// Scheduling through the link (`enqueueOnScheduler`) is announced the same
+/// way and does not retain: the deinit's wait keeps the scheduler whole
+/// until it returns. The wait is bounded: between its announcement and its
+/// end a load only reads the address and tries the retain, and scheduling
+/// only enqueues (the scheduler's lock; no action runs, only the report of
+/// a negative delay, which never reaches the link).
 @usableFromInline
 final class SchedulerLink: Sendable {
     private let address = Atomic<UInt>(0)
@@ -85,8 +89,9 @@ final class SchedulerLink: Sendable {
     /// just as `body` started is still before that first step (its deinit
     /// waits in `detach`): the work is queued on it and released with its
     /// queue, as work scheduled a moment earlier would have been. `body`
-    /// only enqueues (the scheduler's lock, no user code, nothing that
-    /// reaches this link again), so the deinit's wait stays short. Saves
+    /// only enqueues (the scheduler's lock; no action runs, and nothing,
+    /// not even the report of a negative delay, reaches this link again),
+    /// so the deinit's wait stays short. Saves
     /// the `swift_tryRetain` and the release of the `scheduler` getter on
     /// every timer (Docs/PerformanceHistory.md, "Timers (branch timers7,
     /// 2026-11-27)").
