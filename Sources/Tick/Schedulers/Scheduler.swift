@@ -32,8 +32,12 @@ public protocol Scheduler: AnyObject, Sendable {
     func schedule(_ action: @escaping () -> Void) -> any Disposable
 
     /// Schedules `action` to run after `delay`.
+    ///
+    /// (`action` is `__owned`: the caller's reference moves to the scheduler,
+    /// which keeps it, instead of being borrowed and copied. An
+    /// implementation may declare the parameter either way.)
     @discardableResult
-    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable
+    func schedule(after delay: Duration, _ action: __owned @escaping () -> Void) -> any Disposable
 
     /// Schedules `action` to run after `delay` and then every `period`.
     @discardableResult
