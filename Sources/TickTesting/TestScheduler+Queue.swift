@@ -480,7 +480,9 @@ extension TestScheduler {
         }
 
         /// Takes the next entry due at or before `limit` (any, if nil) that was
-        /// not cancelled, and moves the clock to its due time.
+        /// not cancelled, and moves the clock to its due time. (Inlined into
+        /// the drive loops, which then convert `limit` once, not per action.)
+        @inline(__always)
         mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
             let limit = limit?.totalAttoseconds
             if let orderExplorer { return takeNextExploring(notAfter: limit, orderExplorer) }
