@@ -383,8 +383,8 @@ extension TestScheduler {
         /// The clock. Every change is published to `published` too, which
         /// ``TestScheduler/now`` reads without taking the lock.
         var current: Duration {
-            get { clock }
-            set {
+            @inline(__always) get { clock }
+            @inline(__always) set {
                 clock = newValue
                 published.publish(newValue)
             }
