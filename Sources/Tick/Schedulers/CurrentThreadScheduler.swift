@@ -218,7 +218,8 @@ private final class Trampoline {
     /// `CurrentThreadScheduler.maximumNestedSubscriptions` (each counts
     /// once while it is there; relaxed: only a thread's own count decides
     /// anything for it, and it sees its own writes). Read by
-    /// `CurrentThreadScheduler.subscribe(direct:_:)`'s shortcut.
+    /// `CurrentThreadScheduler.noThreadIsAtTheNestingLimit`, the condition
+    /// of a one-shot timer's shortcut (`OneShotTimerSource.start(_:)`).
     static let threadsAtTheLimit = Atomic<Int>(0)
 
     /// Makes a subscription, counting it as nested while it is made.

@@ -80,7 +80,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// current thread's trampoline (``CurrentThreadScheduler``). A one-shot
     /// timer subscribed directly on such a scheduler is then subscribed
     /// without going through the trampoline, which could not change anything
-    /// (`CurrentThreadScheduler.subscribe(direct:_:)`). A TickTesting
+    /// (`OneShotTimerSource.start(_:)`, `CurrentThreadScheduler.subscribe(direct:_:)`). A TickTesting
     /// `TestScheduler`'s link (what its timers hold, ``_referenceForTimers``)
     /// says `true`.
     var _schedulesOnlyForLater: Bool { get }
