@@ -140,12 +140,24 @@ extension SchedulerLink: Scheduler {
         return entry
     }
 
+    /// (Written out, not through `enqueueOnScheduler`: a closure's capture
+    /// can only be borrowed, and `action` moves into the queue's entry, so
+    /// the queue takes the caller's reference with no retain of its own.
+    /// The same protocol as `enqueueOnScheduler`'s.)
     @usableFromInline
-    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        guard let entry = enqueueOnScheduler({ $0.enqueue(checkedAfter: delay, action) }) else {
+    func schedule(after delay: Duration, _ action: __owned @escaping () -> Void) -> any Disposable {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { readers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard let raw = UnsafeMutableRawPointer(bitPattern: address.load(ordering: .sequentiallyConsistent)) else {
             return Disposables.create()
         }
-        return entry
+        // Not retained: the scheduler's deinit waits for this call (it is
+        // announced in `readers`) before it goes on. The action moves in
+        // through an optional, which the closure empties (`take()`).
+        var pending: (() -> Void)? = consume action
+        return Unmanaged<TestScheduler>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.enqueue(checkedAfter: delay, pending.take().unsafelyUnwrapped)
+        }
     }
 
     @usableFromInline

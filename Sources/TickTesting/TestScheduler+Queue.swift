@@ -80,11 +80,13 @@ extension TestScheduler {
             (epoch &<< epochBits) & ~0xFFFF_FFFF | UInt64(truncatingIfNeeded: key) & 0xFFFF_FFFF
         }
 
-        mutating func push(due: Int128, sequence: UInt64, _ run: @escaping () -> Void) {
+        /// (`run` is consumed: the caller's reference moves into the entry,
+        /// with no retain for the queue's copy.)
+        mutating func push(due: Int128, sequence: UInt64, _ run: __owned @escaping () -> Void) {
             if sequence &>> epochBits != epoch { startEpoch(sequence &>> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
-                let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: run)
+                let entry = Entry(key: key | Int128(sequence & 0xFFFF_FFFF), run: consume run)
                 // `heapLimit` is 0 while the radix heap is in use.
                 if packed.count < packed.heapLimit { return pushPacked(entry) }
                 return pushToRadix(entry)
@@ -381,8 +383,8 @@ extension TestScheduler {
         /// The clock. Every change is published to `published` too, which
         /// ``TestScheduler/now`` reads without taking the lock.
         var current: Duration {
-            get { clock }
-            set {
+            @inline(__always) get { clock }
+            @inline(__always) set {
                 clock = newValue
                 published.publish(newValue)
             }
@@ -429,7 +431,7 @@ extension TestScheduler {
         }
 
         mutating func enqueue(
-            due: Duration, frame: Duration, simulateProcessingDelay: Bool, _ action: @escaping () -> Void
+            due: Duration, frame: Duration, simulateProcessingDelay: Bool, _ action: __owned @escaping () -> Void
         ) -> UInt64 {
             var due = due.totalAttoseconds
             let now = current.totalAttoseconds
@@ -438,7 +440,7 @@ extension TestScheduler {
             }
             let key = sequence
             if Int(truncatingIfNeeded: sequence &>> 6) == done.capacity { done.grow() }
-            queue.push(due: due, sequence: sequence, action)
+            queue.push(due: due, sequence: sequence, consume action)
             sequence &+= 1
             if let orderExplorer { orderExplorer.noteScheduled(key, fromAction: isAdvancing) }
             return key
@@ -478,7 +480,9 @@ extension TestScheduler {
         }
 
         /// Takes the next entry due at or before `limit` (any, if nil) that was
-        /// not cancelled, and moves the clock to its due time.
+        /// not cancelled, and moves the clock to its due time. (Inlined into
+        /// the drive loops, which then convert `limit` once, not per action.)
+        @inline(__always)
         mutating func takeNext(notAfter limit: Duration?) -> (() -> Void)? {
             let limit = limit?.totalAttoseconds
             if let orderExplorer { return takeNextExploring(notAfter: limit, orderExplorer) }

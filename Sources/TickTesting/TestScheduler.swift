@@ -295,18 +295,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable {
-        enqueue(checkedAfter: delay, action)
+    public func schedule(after delay: Duration, _ action: __owned @escaping () -> Void) -> any Disposable {
+        enqueue(checkedAfter: delay, consume action)
     }
 
     /// `schedule(after:)`'s work, returning the entry itself (for the link's
     /// forwarding, `SchedulerLink.schedule(after:_:)`): a negative delay is
-    /// reported and runs as zero.
+    /// reported and runs as zero. `action` moves into the queue's entry
+    /// (consumed all the way down: no retain for the queue's copy).
     @inline(__always)
-    func enqueue(checkedAfter delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
+    func enqueue(checkedAfter delay: Duration, _ action: __owned @escaping () -> Void) -> ScheduledEntry {
         // The check inline, the report (which builds its message) out of line.
         let delay = delay.totalAttoseconds < 0 ? checkDelay(delay, "schedule(after:)") : delay
-        return enqueue(after: delay, action)
+        return enqueue(after: delay, consume action)
     }
 
     /// Schedules `action` at the instant `time`: exactly what
@@ -379,10 +380,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return ScheduledEntry(link: handle, sequence: key)
     }
 
-    private func enqueue(after delay: Duration, _ action: @escaping () -> Void) -> ScheduledEntry {
+    private func enqueue(after delay: Duration, _ action: __owned @escaping () -> Void) -> ScheduledEntry {
         lock.lock()
         let key = state.enqueue(
-            due: (SchedulerInstant(offset: state.current) + delay).offset, frame: frame, simulateProcessingDelay: simulateProcessingDelay, action)
+            due: (SchedulerInstant(offset: state.current) + delay).offset, frame: frame,
+            simulateProcessingDelay: simulateProcessingDelay, consume action)
         let outsideADrive = state.isAdvancing ? nil : state.current
         lock.unlock()
         // Saturating, as the due time itself is (a delay past `Duration`'s range is "never").

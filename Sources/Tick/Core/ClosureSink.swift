@@ -242,7 +242,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// After the terminal closures ran: disposes the upstream unless a
     /// disposal already claimed that, then leaves (the delivery that
     /// `enterEnding` entered).
-    @usableFromInline
+    @usableFromInline @inline(__always)
     final func finishEnding() {
         let old = state.bitwiseOr(Self.finishing, ordering: .acquiringAndReleasing).oldValue
         guard old & Self.finishing == 0 else {

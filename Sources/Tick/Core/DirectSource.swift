@@ -39,11 +39,14 @@ class DirectSource<Element>: ClosureSink<Element>, @unchecked Sendable {
     /// is never instantiated.)
     func subscribeDirect(_ sink: ClosureSink<Element>) -> any Disposable { NopDisposable() }
 
-    /// Whether ``subscribeDirect(_:)`` only queues work on a scheduler that
-    /// runs nothing before it returns (`Scheduler._schedulesOnlyForLater`),
-    /// so that going through the trampoline could change nothing unless
-    /// the subscription would be queued there (past
-    /// `CurrentThreadScheduler.maximumNestedSubscriptions`; see
-    /// `CurrentThreadScheduler.subscribe(direct:_:)`). `false` here.
-    var subscribesOnlyForLater: Bool { false }
+    /// Subscribes `sink` (a closure subscription's) to this source and
+    /// returns the upstream subscription: through the trampoline, as
+    /// subscribing the observable would
+    /// (`CurrentThreadScheduler.subscribe(direct:_:)`). Overridden by a
+    /// source that may skip the trampoline (``OneShotTimerSource``), so that
+    /// the decision costs one virtual call.
+    @usableFromInline
+    func start(_ sink: ClosureSink<Element>) -> any Disposable {
+        CurrentThreadScheduler.subscribe(direct: self, sink)
+    }
 }

@@ -243,13 +243,13 @@ extension ObservableType {
                 direct.install(
                     onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
                     onDisposed: consume onDisposed)
-                direct.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, direct))
+                direct.setUpstream(direct.start(direct))
                 return direct
             }
             let sink = ClosureSink(
                 onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
                 onDisposed: consume onDisposed)
-            sink.setUpstream(CurrentThreadScheduler.subscribe(direct: direct, sink))
+            sink.setUpstream(direct.start(sink))
             return sink
         }
         let sink = ClosureSink(

@@ -131,16 +131,25 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         return subscription
     }
 
+    /// `true` while no thread's trampoline is at
+    /// ``maximumNestedSubscriptions`` (`Trampoline.threadsAtTheLimit` is
+    /// zero): the condition of the shortcut described at
+    /// ``subscribe(direct:_:)``. A thread always sees its own count.
+    @inline(__always)
+    static var noThreadIsAtTheNestingLimit: Bool { Trampoline.threadsAtTheLimit.load(ordering: .relaxed) == 0 }
+
     /// Subscribes a closure subscription's `sink` to a ``DirectSource``
     /// through the trampoline, exactly as ``subscribe(_:_:)`` subscribes an
     /// observer: at once (as the outermost subscription, or a nested one), or
-    /// queued past ``maximumNestedSubscriptions``.
+    /// queued past ``maximumNestedSubscriptions``. (What
+    /// `DirectSource.start(_:)` does, unless the source takes the shortcut
+    /// below.)
     ///
     /// A source that only queues work on a scheduler that runs nothing
     /// while it schedules (a one-shot timer on a TickTesting
-    /// `TestScheduler`: `DirectSource.subscribesOnlyForLater`) is subscribed
-    /// at once, without reading this thread's trampoline, unless some
-    /// thread is at the nesting limit (`Trampoline.threadsAtTheLimit`).
+    /// `TestScheduler`: `OneShotTimerSource.start(_:)`) may be subscribed
+    /// at once, without reading this thread's trampoline, while no
+    /// thread is at the nesting limit (``noThreadIsAtTheNestingLimit``).
     /// That is what the trampoline would do: as the outermost subscription
     /// it would install itself, run the subscription, which queues nothing
     /// on it and runs no code that could see it, and find nothing to drain;
@@ -152,13 +161,12 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     /// thread always sees its own count). It saves the thread-specific
     /// slot's read and the trampoline's bookkeeping, about 60 instructions a
     /// timer (Docs/PerformanceHistory.md, "Timers (branch timers7,
-    /// 2026-11-27)").
+    /// 2026-11-27)"; the check moved into the source's `start(_:)`, one
+    /// virtual call instead of two and this generic function: "Timers
+    /// (branch timers8, 2026-11-27)").
     @usableFromInline
     static func subscribe<Element>(direct source: DirectSource<Element>, _ sink: ClosureSink<Element>) -> any Disposable {
-        if source.subscribesOnlyForLater && Trampoline.threadsAtTheLimit.load(ordering: .relaxed) == 0 {
-            return source.subscribeDirect(sink)
-        }
-        return Trampoline.withThisThread { trampoline in
+        Trampoline.withThisThread { trampoline in
             guard trampoline.isDraining else { return trampoline.outermost { source.subscribeDirect(sink) } }
             guard trampoline.subscriptionDepth >= maximumNestedSubscriptions &- 1 else {
                 return trampoline.nested { source.subscribeDirect(sink) }
@@ -210,7 +218,8 @@ private final class Trampoline {
     /// `CurrentThreadScheduler.maximumNestedSubscriptions` (each counts
     /// once while it is there; relaxed: only a thread's own count decides
     /// anything for it, and it sees its own writes). Read by
-    /// `CurrentThreadScheduler.subscribe(direct:_:)`'s shortcut.
+    /// `CurrentThreadScheduler.noThreadIsAtTheNestingLimit`, the condition
+    /// of a one-shot timer's shortcut (`OneShotTimerSource.start(_:)`).
     static let threadsAtTheLimit = Atomic<Int>(0)
 
     /// Makes a subscription, counting it as nested while it is made.

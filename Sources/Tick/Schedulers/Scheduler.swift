@@ -32,8 +32,12 @@ public protocol Scheduler: AnyObject, Sendable {
     func schedule(_ action: @escaping () -> Void) -> any Disposable
 
     /// Schedules `action` to run after `delay`.
+    ///
+    /// (`action` is `__owned`: the caller's reference moves to the scheduler,
+    /// which keeps it, instead of being borrowed and copied. An
+    /// implementation may declare the parameter either way.)
     @discardableResult
-    func schedule(after delay: Duration, _ action: @escaping () -> Void) -> any Disposable
+    func schedule(after delay: Duration, _ action: __owned @escaping () -> Void) -> any Disposable
 
     /// Schedules `action` to run after `delay` and then every `period`.
     @discardableResult
@@ -76,7 +80,7 @@ public protocol Scheduler: AnyObject, Sendable {
     /// current thread's trampoline (``CurrentThreadScheduler``). A one-shot
     /// timer subscribed directly on such a scheduler is then subscribed
     /// without going through the trampoline, which could not change anything
-    /// (`CurrentThreadScheduler.subscribe(direct:_:)`). A TickTesting
+    /// (`OneShotTimerSource.start(_:)`, `CurrentThreadScheduler.subscribe(direct:_:)`). A TickTesting
     /// `TestScheduler`'s link (what its timers hold, ``_referenceForTimers``)
     /// says `true`.
     var _schedulesOnlyForLater: Bool { get }

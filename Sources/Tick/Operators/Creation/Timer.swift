@@ -134,9 +134,17 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     override func fire() { deliverOnce(.zero) }
 
     /// `subscribeDirect` only calls `schedule(after:_:)`: on a scheduler
-    /// that only queues work (a TickTesting `TestScheduler`'s link), the
-    /// trampoline can be skipped.
-    override var subscribesOnlyForLater: Bool { scheduler._schedulesOnlyForLater }
+    /// that only queues work (a TickTesting `TestScheduler`'s link,
+    /// `Scheduler._schedulesOnlyForLater`), the trampoline is skipped while
+    /// no thread is at the nesting limit, where it would queue the
+    /// subscription instead (`CurrentThreadScheduler.subscribe(direct:_:)`
+    /// says why that changes nothing else).
+    override func start(_ sink: ClosureSink<Element>) -> any Disposable {
+        if scheduler._schedulesOnlyForLater && CurrentThreadScheduler.noThreadIsAtTheNestingLimit {
+            return subscribeDirect(sink)
+        }
+        return CurrentThreadScheduler.subscribe(direct: self, sink)
+    }
 }
 
 /// A periodic `Observable.timer`'s (and `interval`'s) source: its
