@@ -128,9 +128,7 @@ extension TestScheduler {
         // After a stall the scheduler drives nothing: any use fails at once,
         // with the stall's message, and runs nothing.
         if let report = driver.stallReport {
-            TestFailureReporter.fail(
-                "\(described): this TestScheduler stopped driving its async work after a stall, so it no longer advances; nothing was run. The stall: \(report)",
-                at: site)
+            TestFailureReporter.fail(Self.refusal(.stalled(report), described: described), at: site)
             return nil
         }
         // Hot observables of the marble API start now, as in the synchronous
@@ -138,32 +136,25 @@ extension TestScheduler {
         willDrive()
         guard driver.isActive else {
             if JobRouting.installation.switchedOff {
-                TestFailureReporter.fail(
-                    "\(described): Tick's Concurrency hooks are switched off for this test process (TICK_ASYNC_HOOKS=off in the environment), so it cannot drive async work: async work is not waited for. Time advanced as with the synchronous call. Unset TICK_ASYNC_HOOKS to drive async work, or use the synchronous advance/run (see Docs/AsyncAwait.md, \"Platforms\").",
-                    at: site)
+                TestFailureReporter.fail(Self.refusal(.hooksSwitchedOff, described: described), at: site)
                 advance(toInstant: target, described: described, site: site)
                 return nil
             }
-            TestFailureReporter.fail(
-                "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call.",
-                at: site)
+            TestFailureReporter.fail(Self.refusal(.noHooks, described: described), at: site)
             advance(toInstant: target, described: described, site: site)
             return nil
         }
         lock.lock()
         if state.isAdvancing {
             lock.unlock()
-            TestFailureReporter.fail(
-                "\(described) was called while this TestScheduler is already advancing (from one of its actions, from the async work it drives, or from a second task); only the test drives virtual time. Ignored.",
-                at: site)
+            TestFailureReporter.fail(Self.refusal(.alreadyAdvancing, described: described), at: site)
             return nil
         }
         if let target, target.offset < state.current {
             let now = state.current
             lock.unlock()
             TestFailureReporter.fail(
-                "\(described) is in the past (now is \(testTime(for: SchedulerInstant(offset: now)))); virtual time never goes backwards. Ignored.",
-                at: site)
+                Self.refusal(.inThePast(now: testTime(for: SchedulerInstant(offset: now))), described: described), at: site)
             return nil
         }
         state.isAdvancing = true
@@ -204,7 +195,9 @@ extension TestScheduler {
     }
 
     /// Ends the advance, called with the lock held: sets the clock, releases
-    /// the lock and reports what stopped it early.
+    /// the lock and reports what stopped it early. Not inlined: each wait of
+    /// the async advance would hold a copy.
+    @inline(never)
     private func endDrivingAsyncWork(
         _ drive: AsyncDrive, outcome: AsyncDriver.Outcome, described: String, site: CallSite
     ) {
@@ -215,7 +208,51 @@ extension TestScheduler {
         state.stopRequested = false
         let (pending, now) = (state.pending, state.current)
         lock.unlock()
-        let time = testTime(for: SchedulerInstant(offset: now))
+        if exceeded || outcome != .quiet {
+            Self.reportEarlyEnd(
+                outcome, exceeded: exceeded, budget: budget, pending: pending, time: testTime(for: SchedulerInstant(offset: now)),
+                driver: drive.driver, described: described, site: site)
+        }
+    }
+
+    /// Why an async advance or run did not start (`beginDrivingAsyncWork`).
+    private enum Refusal {
+        case stalled(String)
+        case hooksSwitchedOff
+        case noHooks
+        case alreadyAdvancing
+        case inThePast(now: TestTime)
+    }
+
+    // The failure messages of the async advance, out of its code: they are
+    // built only on a failure, so they are compiled without optimization
+    // (Docs/Performance.md, "Build time"). Static, and given values, so the
+    // scheduler's properties keep their optimized accesses.
+
+    /// The message of an async advance or run that did not start.
+    @_optimize(none)
+    private static func refusal(_ refusal: Refusal, described: String) -> String {
+        switch refusal {
+        case .stalled(let report):
+            return "\(described): this TestScheduler stopped driving its async work after a stall, so it no longer advances; nothing was run. The stall: \(report)"
+        case .hooksSwitchedOff:
+            return "\(described): Tick's Concurrency hooks are switched off for this test process (TICK_ASYNC_HOOKS=off in the environment), so it cannot drive async work: async work is not waited for. Time advanced as with the synchronous call. Unset TICK_ASYNC_HOOKS to drive async work, or use the synchronous advance/run (see Docs/AsyncAwait.md, \"Platforms\")."
+        case .noHooks:
+            return "\(described): this Swift runtime does not expose the Concurrency hooks Tick uses to drive async work (swift_task_enqueueGlobal_hook, swift_task_enqueueMainExecutor_hook); async work is not waited for. Time advanced as with the synchronous call."
+        case .alreadyAdvancing:
+            return "\(described) was called while this TestScheduler is already advancing (from one of its actions, from the async work it drives, or from a second task); only the test drives virtual time. Ignored."
+        case .inThePast(let now):
+            return "\(described) is in the past (now is \(now)); virtual time never goes backwards. Ignored."
+        }
+    }
+
+    /// Reports what stopped an async advance or run early
+    /// (`endDrivingAsyncWork`).
+    @_optimize(none)
+    private static func reportEarlyEnd(
+        _ outcome: AsyncDriver.Outcome, exceeded: Bool, budget: Int, pending: Int, time: TestTime, driver: AsyncDriver,
+        described: String, site: CallSite
+    ) {
         if exceeded {
             TestFailureReporter.fail(
                 "\(described) stopped after \(budget) actions, the step budget, with \(pending) still pending at \(time). An endless timer or a source that reschedules itself? Advance to a fixed time, dispose it, or raise TestScheduler.stepBudget.",
@@ -230,11 +267,11 @@ extension TestScheduler {
                 at: site)
         case .stalled(let limit):
             TestFailureReporter.fail(
-                "\(described) stopped at \(time): \(drive.driver.stallReport ?? "a job of the async work it drives has not finished for \(limit.exactDescription) of real time.")",
+                "\(described) stopped at \(time): \(driver.stallReport ?? "a job of the async work it drives has not finished for \(limit.exactDescription) of real time.")",
                 at: site)
         case .abandoned:
             TestFailureReporter.fail(
-                "\(described) stopped at \(time): this TestScheduler stopped driving its async work after a stall; nothing more was run. The stall: \(drive.driver.stallReport ?? "see the earlier failure.")",
+                "\(described) stopped at \(time): this TestScheduler stopped driving its async work after a stall; nothing more was run. The stall: \(driver.stallReport ?? "see the earlier failure.")",
                 at: site)
         }
     }

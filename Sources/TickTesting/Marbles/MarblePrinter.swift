@@ -197,6 +197,11 @@ struct MarbleIDs<Element: Equatable> {
     ///
     /// - Parameter preferred: markers the caller already uses for some
     ///   elements (an expectation's `values` map).
+    // Runs once per print or diff, and its closures once per distinct
+    // element or listed difference: compiled once, generic, not once per
+    // element type (Docs/Performance.md, "Build time").
+    @_semantics("optimize.sil.specialize.generic.never")
+    @inline(never)
     func elements(preferred: [Character: Element] = [:]) -> MarbleElements {
         let distinct = distinct
         var markers = [Character?](repeating: nil, count: preferred.isEmpty ? 0 : distinct.count)

@@ -41,6 +41,7 @@ extension Marbles {
         var events: [(time: Int128, event: Event<String>)]
         var point: Bool
 
+        @_optimize(none)  // cold: a failure picture or the `marbles svg` command (Docs/Performance.md, "Build time")
         init(diagram: String, caption: String, _ temperature: Temperature, frame: Duration) throws(MarbleError) {
             let frameAttos = frame.totalAttoseconds
             let events: [Recorded<Event<String>>] = try parse(diagram, temperature, frame: frame)

@@ -111,7 +111,10 @@ public struct TimelineGen<Element> {
     }
 
     /// The events of one timeline, in time order (elements at the same frame
-    /// in the order generated).
+    /// in the order generated). Runs once per timeline of a property run, a
+    /// few dozen events: compiled without optimization (Docs/Performance.md,
+    /// "Build time").
+    @_optimize(none)
     func generate(_ choices: Choices) -> [Recorded<Event<Element>>] {
         // Each further element is decided by a flag (so deleting an element's
         // choices, or lowering its flag, removes just that element): the

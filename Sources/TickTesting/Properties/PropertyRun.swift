@@ -137,7 +137,10 @@ public final class PropertyRun {
     }
 
     /// A timeline as a marble diagram (with its legend), or its events
-    /// listed when its elements cannot be compared.
+    /// listed when its elements cannot be compared. Runs for a
+    /// counterexample's report: compiled without optimization
+    /// (Docs/Performance.md, "Build time").
+    @_optimize(none)
     static func marbles<Element>(_ events: [Recorded<Event<Element>>], frame: Duration) -> String {
         if events.isEmpty { return "(no events)" }
         if let type = Element.self as? any Equatable.Type {
