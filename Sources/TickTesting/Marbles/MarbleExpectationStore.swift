@@ -27,7 +27,10 @@ class MarbleRecorder<Element>: ObserverType, @unchecked Sendable {
     @inlinable final var scheduler: TestScheduler? { link.scheduler }
     /// The scheduler's marble lock (see `MarbleExpectationStore.lock`).
     @usableFromInline let lock: Lock
-    @usableFromInline @exclusivity(unchecked) var recorded: [Recorded<Event<Element>>] = []
+    /// (`final`: a stored property of a class that is not final is read and
+    /// written through its accessors from other modules, a copy of the
+    /// array and a modify coroutine an event.)
+    @usableFromInline @exclusivity(unchecked) final var recorded: [Recorded<Event<Element>>] = []
     /// The scheduler's clock, read without the scheduler (see `record`).
     @usableFromInline let clock: RecorderClock
 
@@ -286,7 +289,7 @@ final class MarbleExpectationStore: @unchecked Sendable {
                 inSwiftTestingTest: test != nil, { @Sendable [weak self] in self?.reportUnchecked() })
             // Under the `.checksResourceLeaks` trait, the end of the test
             // reports it too, even for a scheduler that is never released.
-            if let scope = Resources.current { Self.scoped.add(self, in: scope) }
+            if let scope = Resources.currentIfAnyAlive { Self.scoped.add(self, in: scope) }
         }
     }
 
