@@ -26,7 +26,7 @@ struct MarbleScanner {
 
     @usableFromInline let diagram: String
     @usableFromInline let mode: Mode
-    let frame: Int128
+    @usableFromInline let frame: Int128
 
     @usableFromInline
     init(_ diagram: String, mode: Mode, frame: Duration) throws(MarbleError) {
@@ -88,16 +88,19 @@ struct MarbleScanner {
     /// UTF-8 `bytes`: its last character is not `s` or `m` (then the whole
     /// text could be a duration), and its end, one frame a character, is no
     /// later than `MarbleDuration.limit`.
-    @usableFromInline
+    @inlinable
     func wholeFramesFit(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if let last = bytes.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") { return false }
+        // Below 2³¹ frames of less than 2⁶³ attoseconds (about 9.2 s) the
+        // end is below 2⁹⁴, far under the limit (10³³): the usual case,
+        // decided here without a call.
+        if bytes.count < 1 << 31, frame < Int128(Int64.max) { return true }
         return Self.endIsWithinTheLimit(count: bytes.count, frame: frame)
     }
 
     /// Whether `count` frames of `frame` attoseconds end no later than
-    /// `MarbleDuration.limit`. Below 2³¹ frames of less than 2⁶³ attoseconds
-    /// (about 9.2 s) the end is below 2⁹⁴, far under the limit (10³³): no
-    /// 128-bit multiplication then.
+    /// `MarbleDuration.limit`.
+    @usableFromInline
     static func endIsWithinTheLimit(count: Int, frame: Int128) -> Bool {
         if count < 1 << 31, frame < Int128(Int64.max) { return true }
         let (end, overflow) = Int128(count).multipliedReportingOverflow(by: frame)
