@@ -183,7 +183,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         self.handle.attach(self)
         if JobRouting.currentTaskAddress != nil { _ = storeAsyncDriver(registeringCurrentTask: true) }
         // Under the leak trait, its report names what is still pending here.
-        if let scope = Resources.currentIfAnyAlive { ScopedSchedulers.shared.add(self, in: scope) }
+        if let scope = Resources.current { ScopedSchedulers.shared.add(self, in: scope) }
     }
 
     deinit {
