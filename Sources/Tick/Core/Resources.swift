@@ -44,7 +44,10 @@ public enum Resources {
         let ledger: Ledger?
 
         /// A scope that counts its live resources (see ``live``).
-        public init() { ledger = nil }
+        public init() {
+            ledger = nil
+            Resources.liveScopes.add(1, ordering: .relaxed)
+        }
 
         /// A scope that, with `recordingDetails`, also records what each of
         /// its live resources is and where it was made (``liveResources``).
@@ -56,7 +59,10 @@ public enum Resources {
             #else
             ledger = nil
             #endif
+            Resources.liveScopes.add(1, ordering: .relaxed)
         }
+
+        deinit { Resources.liveScopes.subtract(1, ordering: .relaxed) }
 
         /// Resources created while this scope was current that are still alive.
         public var live: Int { count.load(ordering: .relaxed) }
@@ -104,6 +110,24 @@ public enum Resources {
 
     /// The scope that new resources are counted in, besides the process-wide total.
     @TaskLocal public static var current: Scope?
+
+    /// The number of ``Scope``s alive in the process.
+    static let liveScopes = Atomic<Int>(0)
+
+    /// ``current``, without reading the task-local value when no scope is
+    /// alive in the process (then none can be current): a task-local read
+    /// costs about 150 instructions, and most processes (and every test
+    /// without the leak trait) make no scope.
+    ///
+    /// Why a relaxed load is enough: a scope that is current was counted
+    /// (its initializer's increment) before it was made current, which is
+    /// before this read in the same task or in the task that made this one;
+    /// and it is not released (its deinit's decrement) while it is current.
+    /// So the load sees that increment or a later value, all of which count
+    /// this scope until its decrement.
+    package static var currentIfAnyAlive: Scope? {
+        liveScopes.load(ordering: .relaxed) == 0 ? nil : current
+    }
 
     /// Where the resources made now are made, for a recording scope's
     /// ledger: the line of the user's `subscribe` that is running, set only

@@ -55,17 +55,16 @@ public struct MarbleExpectation<Element> {
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
         let expected: [Recorded<Event<Element>>]
         do {
             expected = try Marbles.parse(diagram, .hot, values: values, error: error, frame: scheduler.frame)
         } catch {
             TestFailureReporter.fail(error.description, at: site)
+            let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
             result.finish(recorded: [], expected: [], diff: error.description)
             return result
         }
-        check(result, site: site, values: values, areEqual: areEqual, expected: .events(expected))
-        return result
+        return check(site: site, values: values, areEqual: areEqual, expected: .events(expected))
     }
 
     /// Expects the recorded events to be `diagram`, for observables of errors
@@ -101,10 +100,8 @@ public struct MarbleExpectation<Element> {
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> MarbleResult<Element> where Other.Element == Element {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let result = MarbleResult<Element>(lock: scheduler.marbleExpectations.lock)
         let otherRecorder = scheduler.record(other.asObservable(), plan: plan)
-        check(result, site: site, values: [:], areEqual: areEqual, expected: .recorder(otherRecorder))
-        return result
+        return check(site: site, values: [:], areEqual: areEqual, expected: .recorder(otherRecorder))
     }
 
     /// The expected timeline of a check: a parsed diagram, or what another
@@ -123,20 +120,27 @@ public struct MarbleExpectation<Element> {
         }
     }
 
+    /// The result of a check handed to the scheduler's store, to run at the
+    /// next flush.
     @inlinable
     func check(
-        _ result: MarbleResult<Element>, site: CallSite, values: [Character: Element],
-        areEqual: @escaping (Element, Element) -> Bool, expected: ExpectedTimeline
-    ) {
+        site: CallSite, values: [Character: Element], areEqual: @escaping (Element, Element) -> Bool,
+        expected: ExpectedTimeline
+    ) -> MarbleResult<Element> {
         // What the check needs is kept in its result until it runs, so the
         // closure the store keeps captures only the result (a closure
         // capturing one object needs no context of its own: one allocation
-        // less per expectation).
-        result.pendingCheck = PendingCheck(
-            site: site, values: values, areEqual: areEqual, expected: expected, recorded: recorded,
-            frame: scheduler.frame)
+        // less per expectation). It is given to the result's initializer
+        // (assigning it afterwards destroyed the `nil` it replaced, through
+        // the runtime's value witnesses: about 60 instructions).
+        let result = MarbleResult<Element>(
+            lock: scheduler.marbleExpectations.lock,
+            pendingCheck: PendingCheck(
+                site: site, values: values, areEqual: areEqual, expected: expected, recorded: recorded,
+                frame: scheduler.frame))
         scheduler.marbleExpectations.add(
             site: site, check: { result.runPendingCheck() }, discard: { result.discardPendingCheck() })
+        return result
     }
 
     /// What a check compares and how it reports a mismatch, kept in its
@@ -271,7 +275,10 @@ public final class MarbleResult<Element> {
     @usableFromInline @exclusivity(unchecked) var pendingCheck: MarbleExpectation<Element>.PendingCheck?
 
     @inlinable
-    init(lock: Lock) { self.lock = lock }
+    init(lock: Lock, pendingCheck: MarbleExpectation<Element>.PendingCheck? = nil) {
+        self.lock = lock
+        self.pendingCheck = pendingCheck
+    }
 
     /// Runs the pending check, once; what it held is released right after
     /// it ran, as when it was captured by the store's closure.
@@ -289,8 +296,14 @@ public final class MarbleResult<Element> {
     }
 
     @inlinable
-    func finish(recorded: [Recorded<Event<Element>>], expected: [Recorded<Event<Element>>], diff: String?) {
-        lock.withLock { state = (true, recorded, expected, diff) }
+    func finish(
+        recorded: __owned [Recorded<Event<Element>>], expected: __owned [Recorded<Event<Element>>], diff: __owned String?
+    ) {
+        // Taken and moved in, not copied (a closure given to `withLock`
+        // would copy them: a retain and a release of each).
+        lock.lock()
+        state = (true, recorded, expected, diff)
+        lock.unlock()
     }
 
     /// Whether the expectation was checked (by `flush()`/`run()`).

@@ -24,9 +24,9 @@ struct MarbleScanner {
         @usableFromInline var position: Int
     }
 
-    let diagram: String
-    let mode: Mode
-    let frame: Int128
+    @usableFromInline let diagram: String
+    @usableFromInline let mode: Mode
+    @usableFromInline let frame: Int128
 
     @usableFromInline
     init(_ diagram: String, mode: Mode, frame: Duration) throws(MarbleError) {
@@ -83,68 +83,38 @@ struct MarbleScanner {
         try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)), found)
     }
 
-    /// The markers of the most common diagram, in whole frames, without the
-    /// general scan: `false` for any text it does not cover, which then takes
-    /// ``scan(_:)``. It may have handed `found` some markers before it finds
-    /// out (one pass): on `false` the caller discards them.
-    ///
-    /// It covers cold and hot diagrams of printable ASCII (`!` through `~`)
-    /// with no whitespace (so no durations), no `^` and no `!`, whose last
-    /// character is not `s` or `m` (then the whole text could be a
-    /// duration), and that ``scan(_:)`` reads without an error: groups
-    /// neither nested nor unopened nor left open, nothing after `|` or `#`,
-    /// and the end of the text no later than `MarbleDuration.limit` (every
-    /// character takes one frame, so that is `count × frame`). There every
-    /// time is a whole number of frames from the start, which is what
-    /// ``testTime(_:position:)`` gives for it (remainder zero), and the text
-    /// order is ``scan(_:)``'s: each marker (its byte, its frame) goes to
-    /// `found` as it is read. `MarblePropertyTests` checks `Marbles.parse`,
-    /// which takes this path first, against ``scan()``'s marker array.
-    @usableFromInline
-    func scanWholeFrames(_ found: (_ marker: UInt8, _ frame: Int) -> Void) -> Bool {
-        guard mode == .cold || mode == .hot else { return false }
-        var text = diagram
-        return text.withUTF8 { bytes -> Bool in
-            let count = bytes.count
-            if let last = bytes.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") { return false }
-            let (end, overflow) = Int128(count).multipliedReportingOverflow(by: frame)
-            guard !overflow, end <= MarbleDuration.limit else { return false }
-            // The frame of the open group's `(`, or -1 outside a group.
-            var groupFrame = -1
-            var terminated = false
-            for index in 0..<count {
-                let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "-"):
-                    break
-                case UInt8(ascii: "("):
-                    if groupFrame >= 0 { return false }
-                    groupFrame = index
-                case UInt8(ascii: ")"):
-                    if groupFrame < 0 { return false }
-                    groupFrame = -1
-                case UInt8(ascii: "^"), UInt8(ascii: "!"):
-                    return false
-                case 0x22...0x7E:
-                    if terminated { return false }
-                    if byte == UInt8(ascii: "|") || byte == UInt8(ascii: "#") { terminated = true }
-                    found(byte, groupFrame >= 0 ? groupFrame : index)
-                default:
-                    // Whitespace, control characters, non-ASCII bytes.
-                    return false
-                }
-            }
-            return groupFrame < 0
-        }
+    /// The checks of `Marbles.wholeFrameEvents(_:values:error:)` (the
+    /// whole-frame path) that are not made byte by byte, on the diagram's
+    /// UTF-8 `bytes`: its last character is not `s` or `m` (then the whole
+    /// text could be a duration), and its end, one frame a character, is no
+    /// later than `MarbleDuration.limit`.
+    @inlinable
+    func wholeFramesFit(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let last = bytes.last, last == UInt8(ascii: "s") || last == UInt8(ascii: "m") { return false }
+        // Below 2³¹ frames of less than 2⁶³ attoseconds (about 9.2 s) the
+        // end is below 2⁹⁴, far under the limit (10³³): the usual case,
+        // decided here without a call.
+        if bytes.count < 1 << 31, frame < Int128(Int64.max) { return true }
+        return Self.endIsWithinTheLimit(count: bytes.count, frame: frame)
     }
+
+    /// Whether `count` frames of `frame` attoseconds end no later than
+    /// `MarbleDuration.limit`.
+    @usableFromInline
+    static func endIsWithinTheLimit(count: Int, frame: Int128) -> Bool {
+        if count < 1 << 31, frame < Int128(Int64.max) { return true }
+        let (end, overflow) = Int128(count).multipliedReportingOverflow(by: frame)
+        return !overflow && end <= MarbleDuration.limit
+    }
+
+    /// The 128 one-character ASCII `String`s (read once a parse by the
+    /// whole-frame path, see `Marbles.element(ascii:values:strings:)`).
+    @usableFromInline
+    static var asciiStrings: [String] { ASCIIMarbleText.strings }
 
     /// The `Character` of an ASCII byte (from the table made once).
     @usableFromInline
     static func character(ascii byte: UInt8) -> Character { ASCIIMarbleText.character(byte) }
-
-    /// The one-character `String` of an ASCII byte (from the table made once).
-    @usableFromInline
-    static func string(ascii byte: UInt8) -> String { ASCIIMarbleText.string(byte) }
 
     /// The scan itself, over either representation of the text.
     private func scan<Text: MarbleScanText>(_ text: Text, _ found: (Item) -> Void) throws(MarbleError) {
@@ -324,12 +294,9 @@ struct ASCIIMarbleText: MarbleScanText {
     /// byte builds a string each time (about 50 instructions a marker).
     private static let characters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
-    /// The one-character `String` of an ASCII byte.
-    static func string(_ byte: UInt8) -> String { strings[Int(byte)] }
-
     /// The 128 one-character ASCII `String`s, made once (the element of a
     /// marker when a diagram of `String` markers is read).
-    private static let strings: [String] = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+    static let strings: [String] = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
 
     func durationCandidate(_ range: Range<Int>) -> ArraySlice<Character>? {
         // Every duration ends with its unit, `ms`, `s` or `m`.
@@ -375,7 +342,7 @@ extension Marbles {
 
 extension Marbles {
     /// Whether `parse` reads `diagram` through the whole-frame path
-    /// (`MarbleScanner.scanWholeFrames`) rather than the general scan. For
+    /// (`wholeFrameEvents(_:values:error:)`) rather than the general scan. For
     /// the tests that check the two agree, and that the first is taken.
     @_spi(TickInternals)
     public static func readsInWholeFrames(
@@ -384,6 +351,7 @@ extension Marbles {
         guard let scanner = try? MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame) else {
             return false
         }
-        return scanner.scanWholeFrames { _, _ in }
+        // `String` markers: no marker lacks its value.
+        return wholeFrameEvents(scanner, values: [Character: String](), error: TestError.boxedDefault) != nil
     }
 }

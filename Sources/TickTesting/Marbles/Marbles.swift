@@ -46,37 +46,15 @@ public enum Marbles {
         // generic metadata is looked up per event. Each marker becomes its
         // event as the scan finds it (no array of markers in between).
         let scanner = try MarbleScanner(diagram, mode: temperature == .cold ? .cold : .hot, frame: frame)
+        // The common diagram first (whole frames, no error possible but a
+        // marker without a value): see `wholeFrameEvents(_:values:error:)`.
+        // Text it does not cover, and a marker without a value, take the
+        // general path below (which reports errors as it always did).
+        if let events = wholeFrameEvents(scanner, values: values, error: error) { return events }
         var events: [Recorded<Event<Element>>] = []
         // Each event takes at least one character: room for a short
         // diagram's events at once (a long one grows as usual).
         events.reserveCapacity(min(diagram.utf8.count, 32))
-        // The common diagram first (whole frames, no error possible but a
-        // marker without a value): see `MarbleScanner.scanWholeFrames`. Text
-        // it does not cover, and a marker without a value, take the general
-        // path below (which reports errors as it always did), without the
-        // events made so far.
-        var missingValue = false
-        // Read once (a call into the standard library each time).
-        let zero = Duration.zero
-        let covered = scanner.scanWholeFrames { marker, frames in
-            guard !missingValue else { return }
-            // Each event made in place in its `append` (a local event
-            // appended was copied, then destroyed: outlined, about 40
-            // instructions an event).
-            let time = TestTime(frames: frames, remainder: zero)
-            switch marker {
-            case UInt8(ascii: "|"): events.append(Recorded(time: time, value: .completed))
-            case UInt8(ascii: "#"): events.append(Recorded(time: time, value: .error(error)))
-            default:
-                guard let element = element(ascii: marker, values: values) else {
-                    missingValue = true
-                    return
-                }
-                events.append(Recorded(time: time, value: .next(element)))
-            }
-        }
-        if covered && !missingValue { return events }
-        events.removeAll(keepingCapacity: true)
         // What the text-order reading below would throw first (a marker
         // without a value, a time out of range), thrown only after the scan:
         // a structural error anywhere in the text comes first, as when the
@@ -171,16 +149,98 @@ public enum Marbles {
         return (scanner, items, origin)
     }
 
+    /// The events of the most common diagram, read in whole frames without
+    /// the general scan, or nil for any text this does not cover (and for a
+    /// marker without a value), which then takes the general path (which
+    /// reports errors as it always did). One pass over the UTF-8 bytes that
+    /// checks the text and makes each event as it finds its marker; the
+    /// element tables are read once.
+    ///
+    /// It covers cold and hot diagrams of printable ASCII (`!` through `~`)
+    /// with no whitespace (so no durations), no `^` and no `!`, whose last
+    /// character is not `s` or `m` (then the whole text could be a
+    /// duration), and that the general scan reads without an error: groups
+    /// neither nested nor unopened nor left open, nothing after `|` or `#`,
+    /// and the end of the text no later than `MarbleDuration.limit` (every
+    /// character takes one frame, so that is `count × frame`: see
+    /// `MarbleScanner.wholeFramesFit(_:)`). There every time is a whole
+    /// number of frames from the start, which is what
+    /// `MarbleScanner.testTime(_:position:)` gives for it (remainder zero):
+    /// a marker's frame is its byte offset, a group's markers take the frame
+    /// of its `(`, and the order is the general scan's. `MarblePropertyTests`
+    /// checks `parse`, which takes this path first, against the general
+    /// scan's marker array.
+    @inlinable
+    static func wholeFrameEvents<Element>(
+        _ scanner: MarbleScanner, values: [Character: Element], error: any Error
+    ) -> [Recorded<Event<Element>>]? {
+        guard scanner.mode == .cold || scanner.mode == .hot else { return nil }
+        var text = scanner.diagram
+        return text.withUTF8 { bytes -> [Recorded<Event<Element>>]? in
+            guard scanner.wholeFramesFit(bytes) else { return nil }
+            var events: [Recorded<Event<Element>>] = []
+            // Each event takes at least one character: room for a short
+            // diagram's events at once (a long one grows as usual).
+            events.reserveCapacity(Swift.min(bytes.count, 32))
+            // Read once (a call into the standard library, a global's lazy
+            // initialization check).
+            let zero = Duration.zero
+            let strings = values.isEmpty ? MarbleScanner.asciiStrings : []
+            // The frame of the open group's `(`, or -1 outside a group.
+            var groupFrame = -1
+            var terminated = false
+            for index in bytes.indices {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "-"):
+                    continue
+                case UInt8(ascii: "("):
+                    if groupFrame >= 0 { return nil }
+                    groupFrame = index
+                    continue
+                case UInt8(ascii: ")"):
+                    if groupFrame < 0 { return nil }
+                    groupFrame = -1
+                    continue
+                case UInt8(ascii: "^"), UInt8(ascii: "!"):
+                    return nil
+                case 0x22...0x7E:
+                    break
+                default:
+                    // Whitespace, control characters, non-ASCII bytes.
+                    return nil
+                }
+                if terminated { return nil }
+                // Each event made in place in its `append` (a local event
+                // appended was copied, then destroyed: outlined, about 40
+                // instructions an event).
+                let time = TestTime(frames: groupFrame >= 0 ? groupFrame : index, remainder: zero)
+                switch byte {
+                case UInt8(ascii: "|"):
+                    terminated = true
+                    events.append(Recorded(time: time, value: .completed))
+                case UInt8(ascii: "#"):
+                    terminated = true
+                    events.append(Recorded(time: time, value: .error(error)))
+                default:
+                    guard let element = element(ascii: byte, values: values, strings: strings) else { return nil }
+                    events.append(Recorded(time: time, value: .next(element)))
+                }
+            }
+            return groupFrame < 0 ? events : nil
+        }
+    }
+
     /// ``element(for:values:at:in:)`` of the marker that is the ASCII byte
     /// `byte`, for the whole-frame path: the same element, or nil where that
     /// throws (the general path then reports the error). Without values, a
-    /// `String` element is the marker's one-character string, read from a
-    /// table made once (not made from the marker's `Character` each time),
-    /// and no error is made only to be dropped.
+    /// `String` element is the marker's one-character string, read from
+    /// `strings` (`MarbleScanner.asciiStrings`, made once; empty when there
+    /// are values), and no error is made only to be dropped.
     @inlinable
-    static func element<Element>(ascii byte: UInt8, values: [Character: Element]) -> Element? {
+    static func element<Element>(ascii byte: UInt8, values: [Character: Element], strings: [String]) -> Element? {
         if values.isEmpty {
-            if let element = MarbleScanner.string(ascii: byte) as? Element { return element }
+            if let element = strings[Int(byte)] as? Element { return element }
             return MarbleScanner.character(ascii: byte) as? Element
         }
         return values[MarbleScanner.character(ascii: byte)]
