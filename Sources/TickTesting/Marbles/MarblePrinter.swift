@@ -492,7 +492,7 @@ extension Marbles {
         var rawTimes: [Int128] = []
         rawTimes.reserveCapacity(timeline.count)
         do throws(MarbleError) {
-            try scanner.scan { item in
+            try scanner.scanSpecialized { item in
                 guard matches else { return }
                 let kind: Int
                 switch item.marker {

@@ -57,16 +57,37 @@ struct MarbleScanner {
     /// ``scan()`` without the ASCII fast path.
     func scanAsCharacters() throws(MarbleError) -> [Item] {
         var items: [Item] = []
-        try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram))) { items.append($0) }
+        try scan(asCharacters: true) { items.append($0) }
         return items
     }
 
     /// The markers of ``scan()``, handed to `found` one by one in text
     /// order as the scan finds them, without an array of them: a structural
     /// error is thrown when the scan reaches it, so `found` may have seen
-    /// the markers before it.
+    /// the markers before it. `asCharacters` skips the ASCII fast path.
+    ///
+    /// `dynamic`, so its calls go through a replaceable entry the optimizer
+    /// cannot see through: `found` reaches the scan as an argument, never as
+    /// the caller's closure. Otherwise the optimizer copies the whole scan,
+    /// per text kind, into a specialization for each caller's `found` (ten
+    /// copies, 53 KB of TickTesting's release code; Docs/PerformanceHistory.md,
+    /// "The scanner's copies"). A caller on a hot path that needs the copy
+    /// calls ``scanSpecialized(_:)``.
     @usableFromInline
-    func scan(_ found: (Item) -> Void) throws(MarbleError) {
+    dynamic func scan(asCharacters: Bool = false, _ found: (Item) -> Void) throws(MarbleError) {
+        if asCharacters {
+            try scanCharacters(found)
+        } else {
+            try scanSpecialized(found)
+        }
+    }
+
+    /// ``scan(asCharacters:_:)`` with the ASCII fast path, without its
+    /// boundary: the optimizer copies the ASCII scan into a specialization
+    /// for the caller's `found` (the text that is not all ASCII still takes
+    /// the shared scan). For the printer's read-back check, run on every
+    /// printed diagram; keep other callers on ``scan(asCharacters:_:)``.
+    func scanSpecialized(_ found: (Item) -> Void) throws(MarbleError) {
         var text = diagram
         var failure: MarbleError?
         let scannedAsASCII = text.withUTF8 { bytes -> Bool in
@@ -80,6 +101,12 @@ struct MarbleScanner {
         }
         if let failure { throw failure }
         if scannedAsASCII { return }
+        try scanCharacters(found)
+    }
+
+    /// The scan as `Character`s, behind the same boundary as
+    /// ``scan(asCharacters:_:)`` (`dynamic`): one copy for all callers.
+    dynamic func scanCharacters(_ found: (Item) -> Void) throws(MarbleError) {
         try scan(CharacterMarbleText(characters: MarbleText.characters(of: diagram)), found)
     }
 
