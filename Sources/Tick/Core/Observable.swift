@@ -197,8 +197,9 @@ extension ObservableType {
     ) -> any Disposable {
         #if DEBUG
         // The resources this subscription makes are recorded with this line
-        // when a recording scope is current (the leak trait's).
-        if Resources.current != nil {
+        // when a recording scope is current (the leak trait's). The
+        // task-local is read only while some scope is alive.
+        if Resources.currentIfAnyAlive != nil {
             return Resources.recordingSite(fileID: fileID, line: line) {
                 subscribeClosures(
                     onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,

@@ -112,7 +112,7 @@ public enum Resources {
     @TaskLocal public static var current: Scope?
 
     /// The number of ``Scope``s alive in the process.
-    static let liveScopes = Atomic<Int>(0)
+    @usableFromInline static let liveScopes = Atomic<Int>(0)
 
     /// ``current``, without reading the task-local value when no scope is
     /// alive in the process (then none can be current): a task-local read
@@ -125,7 +125,7 @@ public enum Resources {
     /// and it is not released (its deinit's decrement) while it is current.
     /// So the load sees that increment or a later value, all of which count
     /// this scope until its decrement.
-    package static var currentIfAnyAlive: Scope? {
+    @inlinable package static var currentIfAnyAlive: Scope? {
         liveScopes.load(ordering: .relaxed) == 0 ? nil : current
     }
 
