@@ -312,7 +312,7 @@ extension TestScheduler {
 
         /// Empties bucket `b` (the lowest non-empty, just after its smallest
         /// key, taken out of `hole`, became `base`): its entries become the
-        /// run when they are one (see `run`), or else move to the lower
+        /// run when they are one (see "Runs" above), or else move to the lower
         /// buckets where they now belong, in their order; then finds the
         /// smallest key. Keys are unique, so `b` is not of level 0.
         private mutating func redistribute(_ b: Int, hole: UnsafeMutablePointer<Entry>) {
