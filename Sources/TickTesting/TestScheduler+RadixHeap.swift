@@ -32,6 +32,23 @@ extension TestScheduler {
     /// then schedule earlier work, which a heap that had moved `base` up to
     /// the peeked key could no longer take.
     ///
+    /// ## Runs
+    /// A bucket keeps its entries in the order they came: pushes append,
+    /// `redistribute` moves a bucket's entries oldest first, and taking the
+    /// smallest key leaves a hole (no entry is moved into it: the rest of
+    /// the bucket moves out at once). So when many entries share a due time
+    /// (ten thousand timers over a thousand due times), they reach their
+    /// bucket in the order scheduled. When the smallest key taken was the
+    /// first of its bucket and the rest are in increasing order and of that
+    /// key's due time, `redistribute` checks it, they stay where they are
+    /// and are taken from the front in turn, as the *run*: each one without
+    /// being moved again to the lowest buckets (by sequence number) and
+    /// without a search. Every key scheduled while the run lasts is above
+    /// it: it is at or above `base`, so of a later due time, or of the
+    /// run's due time with a newer sequence number; it goes to a bucket, and
+    /// the run is taken first. The check is one comparison an entry, and
+    /// stops at the first entry out of order.
+    ///
     /// A bucket is a list of chunks of `chunkCapacity` entries, newest first
     /// (the only one that may be partly filled). Chunks come from slabs of the
     /// heap's own (256 KiB each, mapped with `mmap`, carved in order) and go
@@ -64,6 +81,12 @@ extension TestScheduler {
         static let digitBits = 8
         static let bucketCount = (128 / digitBits) << digitBits
         static let wordCount = bucketCount / 64
+        /// The run's place in the table, after the buckets (never in the
+        /// bitmap): `minBucket` while the smallest key is the run's. Its
+        /// cursor is a chunk's start, which no bucket's cursor is, so that
+        /// taking the smallest key tells a run from a bucket of one entry
+        /// only once it is not the latter.
+        static let runBucket = bucketCount
         static let chunkBytes = 4096
         /// The entries of a chunk: as many as fit before its link.
         static let chunkCapacity = (chunkBytes - MemoryLayout<UnsafeMutableRawPointer?>.stride) / MemoryLayout<Entry>.stride
@@ -73,7 +96,7 @@ extension TestScheduler {
         static let slabBytes = 256 * 1024
         static let chunksPerSlab = slabBytes / chunkBytes
 
-        /// `bucketCount` buckets (zeroed: empty), then `wordCount` words: bit
+        /// `bucketCount` buckets (zeroed: empty) and the run's, then `wordCount` words: bit
         /// *b* is set when bucket *b* holds an entry. Allocated once, when the
         /// heap is first used.
         var table: UnsafeMutableRawPointer?
@@ -83,7 +106,7 @@ extension TestScheduler {
             table.unsafelyUnwrapped.assumingMemoryBound(to: Bucket.self)
         }
         @inline(__always) var words: UnsafeMutablePointer<UInt64> {
-            (table.unsafelyUnwrapped + RadixHeap.bucketCount * MemoryLayout<Bucket>.stride)
+            (table.unsafelyUnwrapped + (RadixHeap.bucketCount + 1) * MemoryLayout<Bucket>.stride)
                 .assumingMemoryBound(to: UInt64.self)
         }
         /// Bit *w* is set when word *w* is not zero.
@@ -94,6 +117,13 @@ extension TestScheduler {
         var minKey: Int128 = .min
         var minBucket = 0
         var minSlot: UnsafeMutablePointer<Entry>?
+        /// The run (see "Runs" above), while `minBucket` is `runBucket` and `count >
+        /// 0`: its next entry is `minSlot`, the end of its entries in that
+        /// chunk `runEnd`, and its newest chunk's cursor `runLast`. Its
+        /// chunks are linked oldest first.
+        var runEnd: UnsafeMutablePointer<Entry>?
+        var runLast: UnsafeMutableRawPointer?
+        var hasRun: Bool { minBucket == RadixHeap.runBucket && count > 0 }
         /// Chunks not in use, linked by their links.
         var freeChunks: UnsafeMutableRawPointer?
         /// The slabs (`slabCount` of them, room for `slabCapacity`), the newest
@@ -105,7 +135,7 @@ extension TestScheduler {
         var slabChunksUsed = RadixHeap.chunksPerSlab
 
         /// The table's size: the buckets, then the bitmap's words.
-        static let tableBytes = bucketCount * MemoryLayout<Bucket>.stride + wordCount * 8
+        static let tableBytes = (bucketCount + 1) * MemoryLayout<Bucket>.stride + wordCount * 8
 
         /// Maps the table: zero pages that become resident only when a
         /// bucket on them is first used (a heap of a few thousand entries
@@ -114,14 +144,15 @@ extension TestScheduler {
         /// `malloc_trim` gave back and must clear them.
         mutating func allocateTable() {
             guard table == nil else { return }
-            let bucketBytes = RadixHeap.bucketCount * MemoryLayout<Bucket>.stride
+            let bucketBytes = (RadixHeap.bucketCount + 1) * MemoryLayout<Bucket>.stride
             let mapped = mmap(nil, RadixHeap.tableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
             // (MAP_FAILED, spelled out: not every platform's overlay has it.)
             guard let raw = mapped, raw != UnsafeMutableRawPointer(bitPattern: -1) else {
                 // Out of memory: nothing sensible is left to do.
                 fatalError("TestScheduler: out of memory for its queue")
             }
-            _ = raw.bindMemory(to: Bucket.self, capacity: RadixHeap.bucketCount)
+            let buckets = raw.bindMemory(to: Bucket.self, capacity: RadixHeap.bucketCount + 1)
+            buckets[RadixHeap.runBucket].cursor = UnsafeMutableRawPointer(bitPattern: RadixHeap.chunkBytes)
             _ = (raw + bucketBytes).bindMemory(to: UInt64.self, capacity: RadixHeap.wordCount)
             table = raw
         }
@@ -256,54 +287,157 @@ extension TestScheduler {
         mutating func removeMinAction() -> () -> Void {
             let b = minBucket
             let bucket = buckets + b
-            let slot = minSlot.unsafelyUnwrapped
-            let top = slot.move()
-            // The bucket's last entry fills the hole.
-            let last = bucket.pointee.cursor.unsafelyUnwrapped - MemoryLayout<Entry>.stride
-            let lastEntry = last.assumingMemoryBound(to: Entry.self)
-            if lastEntry != slot { slot.initialize(to: lastEntry.move()) }
-            if RadixHeap.countBefore(last) == 0 {
-                // The newest chunk is empty: the next one (full) is the newest.
-                let next = RadixHeap.link(last).pointee
-                recycle(last)
-                bucket.pointee.cursor = RadixHeap.fullCursor(next)
-            } else {
-                bucket.pointee.cursor = last
-            }
-            count &-= 1
-            base = minKey
-            if bucket.pointee.cursor != nil {
-                redistribute(b)
-            } else {
+            let cursor = bucket.pointee.cursor.unsafelyUnwrapped
+            let chunk = RadixHeap.chunk(of: cursor)
+            if cursor == chunk + MemoryLayout<Entry>.stride && RadixHeap.link(chunk).pointee == nil {
+                // The bucket's only entry.
+                let top = minSlot.unsafelyUnwrapped.move()
+                count &-= 1
+                base = minKey
+                recycle(chunk)
+                bucket.pointee.cursor = nil
                 markEmpty(b)
                 if count > 0 { findMin() }
+                return top.run
             }
+            if b == RadixHeap.runBucket { return removeFirstOfRun() }
+            // The rest of the bucket moves out, around the hole left.
+            let slot = minSlot.unsafelyUnwrapped
+            let top = slot.move()
+            count &-= 1
+            base = minKey
+            redistribute(b, hole: slot)
             return top.run
         }
 
-        /// Moves the entries of bucket `b` (the lowest non-empty, just after
-        /// its smallest key became `base`) to the lower buckets where they now
-        /// belong, then finds the smallest (in the lowest of them, usually a
-        /// small one). Keys are unique, so `b` is not of level 0.
-        private mutating func redistribute(_ b: Int) {
+        /// Empties bucket `b` (the lowest non-empty, just after its smallest
+        /// key, taken out of `hole`, became `base`): its entries become the
+        /// run when they are one (see "Runs" above), or else move to the lower
+        /// buckets where they now belong, in their order; then finds the
+        /// smallest key. Keys are unique, so `b` is not of level 0.
+        private mutating func redistribute(_ b: Int, hole: UnsafeMutablePointer<Entry>) {
             let emptied = buckets + b
-            var cursor = emptied.pointee.cursor
+            let last = emptied.pointee.cursor.unsafelyUnwrapped
             emptied.pointee.cursor = nil
             markEmpty(b)
-            while let end = cursor {
-                let chunk = RadixHeap.chunk(of: end)
-                var source = RadixHeap.entries(chunk)
-                let stop = end.assumingMemoryBound(to: Entry.self)
-                while source != stop {
-                    // A lower bucket: the key agrees with `base` on every
-                    // digit from `b`'s level up.
-                    slot(in: bucket(of: source.pointee.key)).initialize(to: source.move())
-                    source += 1
+            // The chunks, oldest first (the bucket links them newest first).
+            var older: UnsafeMutableRawPointer? = RadixHeap.chunk(of: last)
+            var newer: UnsafeMutableRawPointer? = nil
+            while let chunk = older {
+                older = RadixHeap.link(chunk).pointee
+                RadixHeap.link(chunk).pointee = newer
+                newer = chunk
+            }
+            let oldest = newer.unsafelyUnwrapped
+            if isRun(from: oldest, last: last, hole: hole) {
+                runEnd = RadixHeap.end(of: oldest, last: last)
+                runLast = last
+                minKey = (hole + 1).pointee.key
+                minBucket = RadixHeap.runBucket
+                minSlot = hole + 1
+                return
+            }
+            let holeChunk = RadixHeap.chunk(of: UnsafeMutableRawPointer(hole))
+            var next: UnsafeMutableRawPointer? = oldest
+            while let chunk = next {
+                next = RadixHeap.link(chunk).pointee
+                let stop = RadixHeap.end(of: chunk, last: last)
+                if chunk == holeChunk {
+                    moveDown(from: RadixHeap.entries(chunk), to: hole)
+                    moveDown(from: hole + 1, to: stop)
+                } else {
+                    moveDown(from: RadixHeap.entries(chunk), to: stop)
                 }
-                cursor = RadixHeap.fullCursor(RadixHeap.link(chunk).pointee)
                 recycle(chunk)
             }
             findMin()
+        }
+
+        /// Moves the entries from `start` to `stop` (of the bucket being
+        /// emptied) to the lower buckets where they now belong, in order: each
+        /// key agrees with `base` on every digit from that bucket's level up.
+        @inline(__always)
+        private mutating func moveDown(from start: UnsafeMutablePointer<Entry>, to stop: UnsafeMutablePointer<Entry>) {
+            var source = start
+            while source != stop {
+                slot(in: bucket(of: source.pointee.key)).initialize(to: source.move())
+                source += 1
+            }
+        }
+
+        /// The end of the entries of `chunk`, linked oldest first (in a run,
+        /// or in `redistribute`), whose newest chunk's cursor is `last`.
+        @inline(__always)
+        static func end(of chunk: UnsafeMutableRawPointer, last: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Entry> {
+            RadixHeap.link(chunk).pointee == nil
+                ? last.assumingMemoryBound(to: Entry.self) : RadixHeap.entries(chunk) + chunkCapacity
+        }
+
+        /// Whether the entries of a bucket being emptied, linked oldest first
+        /// from `oldest`, make a run: the first one is the `hole` (the key
+        /// just removed, `base`), and the others are in increasing order and
+        /// of `base`'s due time.
+        private func isRun(from oldest: UnsafeMutableRawPointer, last: UnsafeMutableRawPointer, hole: UnsafeMutablePointer<Entry>) -> Bool {
+            guard hole == RadixHeap.entries(oldest) else { return false }
+            let due = base &>> 32
+            var previous = base
+            var next: UnsafeMutableRawPointer? = oldest
+            var entry = hole + 1
+            while let chunk = next {
+                next = RadixHeap.link(chunk).pointee
+                let stop = RadixHeap.end(of: chunk, last: last)
+                while entry != stop {
+                    let key = entry.pointee.key
+                    if key <= previous || key &>> 32 != due { return false }
+                    previous = key
+                    entry += 1
+                }
+                if let next { entry = RadixHeap.entries(next) }
+            }
+            return true
+        }
+
+        /// Removes the run's first entry (the smallest key: `minBucket` is
+        /// `runBucket`, `minSlot` the entry) and returns its action.
+        private mutating func removeFirstOfRun() -> () -> Void {
+            let entry = minSlot.unsafelyUnwrapped
+            let top = entry.move()
+            count &-= 1
+            base = minKey
+            var next = entry + 1
+            if next == runEnd {
+                // The chunk is done: the next (newer) one, or the run is over.
+                let chunk = RadixHeap.chunk(of: UnsafeMutableRawPointer(entry))
+                let newer = RadixHeap.link(chunk).pointee
+                recycle(chunk)
+                guard let newer else {
+                    minBucket = 0
+                    if count > 0 { findMin() }
+                    return top.run
+                }
+                next = RadixHeap.entries(newer)
+                runEnd = RadixHeap.end(of: newer, last: runLast.unsafelyUnwrapped)
+            }
+            minKey = next.pointee.key
+            minSlot = next
+            return top.run
+        }
+
+        /// Calls `body` with each of the run's entries and its chunk's end,
+        /// then with the chunk (which the run then no longer uses).
+        private static func forEachRunChunk(
+            from next: UnsafeMutablePointer<Entry>, last: UnsafeMutableRawPointer,
+            _ body: (UnsafeMutablePointer<Entry>, UnsafeMutablePointer<Entry>, UnsafeMutableRawPointer) -> Void
+        ) {
+            var first = next
+            var chunk = RadixHeap.chunk(of: UnsafeMutableRawPointer(first))
+            while true {
+                let newer = RadixHeap.link(chunk).pointee
+                body(first, RadixHeap.end(of: chunk, last: last), chunk)
+                guard let newer else { return }
+                chunk = newer
+                first = RadixHeap.entries(newer)
+            }
         }
 
         /// Finds the smallest key, in the lowest non-empty bucket (`count > 0`).
@@ -353,6 +487,18 @@ extension TestScheduler {
         /// Moves every entry out to `body`, leaving the heap empty (its chunks
         /// kept for reuse).
         mutating func removeAll(_ body: (consuming Entry) -> Void) {
+            if hasRun {
+                RadixHeap.forEachRunChunk(from: minSlot.unsafelyUnwrapped, last: runLast.unsafelyUnwrapped) { first, end, chunk in
+                    count &-= end - first
+                    var entry = first
+                    while entry != end {
+                        body(entry.move())
+                        entry += 1
+                    }
+                    recycle(chunk)
+                }
+                minBucket = 0
+            }
             while count > 0 {
                 let b = lowestFilled()
                 markEmpty(b)
@@ -415,6 +561,11 @@ extension TestScheduler {
         /// Releases the entries left and frees the memory (at the storage's end).
         func deallocate() {
             guard table != nil else { return }
+            if hasRun {
+                RadixHeap.forEachRunChunk(from: minSlot.unsafelyUnwrapped, last: runLast.unsafelyUnwrapped) { first, end, _ in
+                    first.deinitialize(count: end - first)
+                }
+            }
             var summary = self.summary
             while summary != 0 {
                 let w = summary.trailingZeroBitCount

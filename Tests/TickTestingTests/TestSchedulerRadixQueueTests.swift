@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @_spi(TickInternals) import Tick
 @testable import TickTesting
@@ -58,6 +59,27 @@ import Testing
             if queue.first() == nil { #expect(pending.isEmpty) }
             #expect(queue.count == pending.count)
         }
+
+        /// Takes at most `limit` entries (every one at whatever due time),
+        /// checking each against the reference.
+        mutating func take(atMost limit: Int) {
+            pending.sort { ($0.due, $0.sequence) < ($1.due, $1.sequence) }
+            for _ in 0..<limit {
+                guard let first = queue.first() else { break }
+                let expected = pending.first
+                #expect(first.due == expected?.due)
+                #expect(first.sequence == expected?.sequence)
+                guard first.due == expected?.due, first.sequence == expected?.sequence else { break }
+                _ = queue.removeFirst(isPacked: first.isPacked)
+                pending.removeFirst()
+                now = first.due
+                ran.append(first.sequence)
+            }
+            #expect(queue.count == pending.count)
+        }
+
+        /// Whether the radix heap is taking its entries from a run.
+        var inARun: Bool { queue.packed.inRadix && queue.packed.radix.pointee.hasRun }
     }
 
     /// Random rounds of pushes (equal due times, due times at the clock,
@@ -99,6 +121,86 @@ import Testing
     @Test(arguments: [2, 7] as [UInt64])
     func randomRoundsAcrossSequenceEpochs(epochBits: UInt64) {
         checkRandomRounds(epochBits: epochBits, radixThreshold: 4, seed: 0xE70C + epochBits)
+    }
+
+    /// Four due times, 250 entries each, scheduled in turn: each due time's
+    /// entries end up in one bucket in the order scheduled, which the radix
+    /// heap then takes as a run, in place (spanning chunks: 127 entries a
+    /// chunk). Scheduling during a run, at its due time (after the run) or
+    /// just after it, and peeking, keep the order.
+    @Test func runsOfOneDueTimeKeepTheOrder() {
+        var harness = Harness(radixThreshold: 16)
+        let millisecond: Int128 = 1_000_000_000_000_000
+        for index in 0..<1_000 { harness.push(due: Int128(1 + index % 4) * millisecond) }
+        var runsSeen = 0
+        while !harness.pending.isEmpty {
+            harness.take(atMost: 37)
+            if harness.inARun { runsSeen += 1 }
+            if harness.ran.count < 2_000 {
+                for _ in 0..<5 { harness.push(due: harness.now) }
+                for offset in 1...3 { harness.push(due: harness.now + Int128(offset)) }
+                harness.push(due: harness.now + millisecond)
+            }
+        }
+        #expect(runsSeen > 10)
+        #expect(harness.queue.isEmpty)
+        #expect(harness.ran.count > 2_000)
+    }
+
+    /// A run's entries leave with the others: taken by `takeAll`, moved to
+    /// the wide heap when a new epoch of sequence numbers starts, released
+    /// with the queue. (A radix heap that takes over a small heap of one
+    /// entry: the small heap's entries come in its order, not the order
+    /// scheduled, and start no run. Nor do the entries of the first due time:
+    /// they differ from the first key only in their sequence numbers, and
+    /// spread over the lowest buckets; the second due time's are a run.)
+    @Test func runsLeaveWithTheRestOfTheQueue() {
+        let millisecond: Int128 = 1_000_000_000_000_000
+        // takeAll in the middle of a run.
+        var harness = Harness(radixThreshold: 1)
+        for index in 0..<600 { harness.push(due: Int128(1 + index % 2) * millisecond) }
+        harness.take(atMost: 310)
+        #expect(harness.inARun)
+        let released = harness.queue.takeAll()
+        #expect(released.packed.count + released.wide.count == 290)
+        harness.pending.removeAll()
+        #expect(harness.queue.isEmpty)
+        #expect(harness.queue.first() == nil)
+        for index in 0..<300 { harness.push(due: harness.now + Int128(index % 3) * millisecond) }
+        harness.take(notAfter: .max)
+        #expect(harness.queue.isEmpty)
+
+        // A new epoch (512 sequence numbers each) in the middle of a run.
+        var epochs = Harness(epochBits: 9, radixThreshold: 1)
+        for index in 0..<400 { epochs.push(due: Int128(1 + index % 2) * millisecond) }
+        epochs.take(atMost: 210)
+        #expect(epochs.inARun)
+        for index in 0..<200 { epochs.push(due: epochs.now + Int128(index % 2) * millisecond) }
+        epochs.take(notAfter: .max)
+        #expect(epochs.queue.isEmpty)
+        #expect(epochs.ran.count == 600)
+
+        // The queue released in the middle of a run releases every action.
+        final class Tracked: Sendable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let deinits = Mutex(0)
+        do {
+            var queue = WorkQueue(radixThreshold: 1)
+            for index in 0..<600 {
+                let tracked = Tracked { deinits.withLock { $0 += 1 } }
+                queue.push(due: Int128(1 + index % 2) * millisecond, sequence: UInt64(index)) { _ = tracked }
+            }
+            for _ in 0..<310 {
+                let first = queue.first().unsafelyUnwrapped
+                _ = queue.removeFirst(isPacked: first.isPacked)
+            }
+            #expect(queue.packed.radix.pointee.hasRun)
+            #expect(deinits.withLock { $0 } == 310)
+        }
+        #expect(deinits.withLock { $0 } == 600)
     }
 
     /// A cancelled entry dropped ahead of the clock leaves the radix heap's
