@@ -210,9 +210,16 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
 
     /// Stores the upstream subscription; disposes it at once if this sink has
     /// already finished without it.
+    ///
+    /// Called once per sink, while `upstream` still holds the placeholder
+    /// `NopDisposable` it was made with (nothing writes the field before:
+    /// a finisher that comes first sees no `upstreamSet` and leaves it
+    /// alone). The upstream is therefore written over the placeholder
+    /// without destroying it (``initialize(_:overPlaceholder:)``).
     @usableFromInline
     final func setUpstream(_ disposable: consuming any Disposable) {
-        upstream = disposable
+        assert(upstream is NopDisposable, "a closure sink's upstream is set once")
+        initialize(&upstream, overPlaceholder: disposable)
         var current = state.load(ordering: .relaxed)
         while current & Self.finishing == 0 {
             let (exchanged, original) = state.compareExchange(
@@ -332,6 +339,18 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         swap(&upstream, &taken)
         return taken
     }
+}
+
+/// Writes `value` into `slot` without destroying what `slot` holds, which
+/// must be a `NopDisposable` (an empty struct stored inline in the
+/// existential: destroying it does nothing, so not destroying it leaks
+/// nothing). Plain assignment destroys the old value through the
+/// existential's value witnesses whatever it is (about 20 instructions).
+/// `slot` is a class's stored property passed with `&`: its own storage
+/// for the duration of the call.
+@inline(__always)
+func initialize(_ slot: UnsafeMutablePointer<any Disposable>, overPlaceholder value: consuming any Disposable) {
+    slot.initialize(to: value)
 }
 
 /// The closures of a ``ClosureSink``. Noncopyable, so that the sink's
