@@ -237,6 +237,11 @@ extension ObservableType {
         // operator in between: `DirectSource.swift`) delivers straight into
         // the sink; everything else subscribes through an observer.
         // (Specialized, the cast is decided at compile time.)
+        // (Every path ends in one `return` of one `ClosureSink`: the
+        // disposable is then made from a value of one known class, and a
+        // caller that drops it, inlined, releases the object instead of
+        // destroying an existential through its value witnesses.)
+        let sink: ClosureSink<Element>
         if let direct = (self as? Observable<Element>)?.nesting as? DirectSource<Element> {
             // The source's first closure subscription takes the source itself
             // as its sink (one object a timer); any later one makes its own.
@@ -245,18 +250,19 @@ extension ObservableType {
                     onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
                     onDisposed: consume onDisposed)
                 direct.setUpstream(direct.start(direct))
-                return direct
+                sink = direct
+            } else {
+                sink = ClosureSink(
+                    onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
+                    onDisposed: consume onDisposed)
+                sink.setUpstream(direct.start(sink))
             }
-            let sink = ClosureSink(
+        } else {
+            sink = ClosureSink(
                 onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
                 onDisposed: consume onDisposed)
-            sink.setUpstream(direct.start(sink))
-            return sink
+            sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
         }
-        let sink = ClosureSink(
-            onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
-            onDisposed: consume onDisposed)
-        sink.setUpstream(subscribe(AnyObserver(eventHandler: sink.on)))
         return sink
     }
 

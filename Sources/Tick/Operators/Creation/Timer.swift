@@ -126,12 +126,25 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     }
 
     /// The action of the source's own subscription: `0` and completion
-    /// into itself. `@_specialize`: the vtable's generic entry calls a copy
-    /// specialized for `Int`, the usual element, when `Element` is `Int`
-    /// (about 50 instructions a timer less than the generic delivery);
-    /// other element types run the generic code, with the same result.
-    @_specialize(where Element == Int)
-    override func fire() { deliverOnce(.zero) }
+    /// into itself. For `Int`, the usual element, the delivery specialized
+    /// for `Int` (about 50 instructions a timer less than the generic
+    /// one); other element types run the generic code (``fireGeneric()``),
+    /// with the same result. The type is tested here, not by an
+    /// `@_specialize` entry: that entry first sizes a stack slot for a
+    /// generic `Element` (about 15 instructions), which the `Int` path
+    /// does not need.
+    override func fire() {
+        if Element.self == Int.self {
+            // The same object: `Element` is `Int`.
+            unsafeDowncast(self, to: OneShotTimerSource<Int>.self).deliverOnce(0)
+        } else {
+            fireGeneric()
+        }
+    }
+
+    /// ``fire()`` for an element type other than `Int`.
+    @inline(never)
+    func fireGeneric() { deliverOnce(.zero) }
 
     /// `subscribeDirect` only calls `schedule(after:_:)`: on a scheduler
     /// that only queues work (a TickTesting `TestScheduler`'s link,
@@ -139,8 +152,13 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     /// no thread is at the nesting limit, where it would queue the
     /// subscription instead (`CurrentThreadScheduler.subscribe(direct:_:)`
     /// says why that changes nothing else).
+    ///
+    /// The source's own subscription (`sink` is the source) schedules
+    /// ``fire()`` here, as ``subscribeDirect(_:)`` would, without the second
+    /// call.
     override func start(_ sink: ClosureSink<Element>) -> any Disposable {
         if scheduler._schedulesOnlyForLater && CurrentThreadScheduler.noThreadIsAtTheNestingLimit {
+            if sink === self { return scheduler.schedule(after: dueTime, scheduledAction(firing: self)) }
             return subscribeDirect(sink)
         }
         return CurrentThreadScheduler.subscribe(direct: self, sink)
