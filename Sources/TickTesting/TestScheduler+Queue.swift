@@ -438,6 +438,13 @@ extension TestScheduler {
             if due <= now {
                 due = simulateProcessingDelay ? now + frame.totalAttoseconds : now
             }
+            return push(due: due, consume action)
+        }
+
+        /// `enqueue` of a due time already after the clock (no clamp):
+        /// `schedule(after:)` with a positive delay.
+        @inline(__always)
+        mutating func push(due: Int128, _ action: __owned @escaping () -> Void) -> UInt64 {
             let key = sequence
             if Int(truncatingIfNeeded: sequence &>> 6) == done.capacity { done.grow() }
             queue.push(due: due, sequence: sequence, consume action)
