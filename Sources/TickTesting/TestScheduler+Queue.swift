@@ -83,6 +83,16 @@ extension TestScheduler {
         /// (`run` is consumed: the caller's reference moves into the entry,
         /// with no retain for the queue's copy.)
         mutating func push(due: Int128, sequence: UInt64, _ run: __owned @escaping () -> Void) {
+            pushInlined(due: due, sequence: sequence, consume run)
+        }
+
+        /// `push`'s body, inlined into `schedule(after:)`'s path (a timer's:
+        /// no call, and the state's fields stay in registers). Everything
+        /// else calls `push`: inlined into `enqueue(due:)` too, the larger
+        /// function cost `scheduler_schedule_advance` 15 instructions an
+        /// action.
+        @inline(__always)
+        mutating func pushInlined(due: Int128, sequence: UInt64, _ run: __owned @escaping () -> Void) {
             if sequence &>> epochBits != epoch { startEpoch(sequence &>> epochBits) }
             let key = due &<< 32
             if key &>> 32 == due {
@@ -441,6 +451,19 @@ extension TestScheduler {
             let key = sequence
             if Int(truncatingIfNeeded: sequence &>> 6) == done.capacity { done.grow() }
             queue.push(due: due, sequence: sequence, consume action)
+            sequence &+= 1
+            if let orderExplorer { orderExplorer.noteScheduled(key, fromAction: isAdvancing) }
+            return key
+        }
+
+        /// `enqueue` of a due time already after the clock (no clamp):
+        /// `schedule(after:)` with a positive delay. The same steps, with
+        /// the queue's push inlined (see `WorkQueue.pushInlined`).
+        @inline(__always)
+        mutating func push(due: Int128, _ action: __owned @escaping () -> Void) -> UInt64 {
+            let key = sequence
+            if Int(truncatingIfNeeded: sequence &>> 6) == done.capacity { done.grow() }
+            queue.pushInlined(due: due, sequence: sequence, consume action)
             sequence &+= 1
             if let orderExplorer { orderExplorer.noteScheduled(key, fromAction: isAdvancing) }
             return key

@@ -380,15 +380,31 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         return ScheduledEntry(link: handle, sequence: key)
     }
 
+    /// `delay` is not negative (`enqueue(checkedAfter:)` made it zero), so
+    /// the due time `now + delay` is at or after `now`, and only a zero
+    /// delay needs `State.enqueue`'s clamp (a frame later with
+    /// `simulateProcessingDelay`). The sum saturates at the top only, as
+    /// `SchedulerInstant.+` does for a positive delay (a delay past
+    /// `Duration`'s range is "never"), computed here inline: its
+    /// out-of-line specialization cost about 10 instructions an action.
     private func enqueue(after delay: Duration, _ action: __owned @escaping () -> Void) -> ScheduledEntry {
+        let delay = delay.totalAttoseconds
         lock.lock()
-        let key = state.enqueue(
-            due: (SchedulerInstant(offset: state.current) + delay).offset, frame: frame,
-            simulateProcessingDelay: simulateProcessingDelay, consume action)
-        let outsideADrive = state.isAdvancing ? nil : state.current
+        let now = state.current.totalAttoseconds
+        let (sum, overflow) = now.addingReportingOverflow(delay)
+        let due = overflow ? Int128.max : sum
+        let key: UInt64
+        if delay != 0 {
+            key = state.push(due: due, consume action)
+        } else {
+            key = state.enqueue(
+                due: Duration(totalAttoseconds: due), frame: frame, simulateProcessingDelay: simulateProcessingDelay,
+                consume action)
+        }
+        let outsideADrive = !state.isAdvancing
         lock.unlock()
-        // Saturating, as the due time itself is (a delay past `Duration`'s range is "never").
-        if let now = outsideADrive { pendingWork.scheduledOutsideADrive(due: (SchedulerInstant(offset: now) + delay).offset) }
+        // The unclamped due time, as `enqueue(due:)` notes it.
+        if outsideADrive { pendingWork.scheduledOutsideADrive(due: Duration(totalAttoseconds: due)) }
         counter.increment()
         return ScheduledEntry(link: handle, sequence: key)
     }
