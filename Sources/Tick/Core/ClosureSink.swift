@@ -168,6 +168,11 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         token = ResourceToken()
         token?.name(ClosureSink<Element>.self)
     }
+
+    /// The end of the resource count, for ``deliverOnce(_:)``'s one-step
+    /// ending (inlinable code cannot reach the private token).
+    @usableFromInline
+    final func countEnd() { token = nil }
     #endif
 
     /// `true` once ``dispose()`` has been called (not after a terminal event
@@ -342,6 +347,29 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
             // `finishEnding` had claimed it, and runs no `onDisposed`
             // (`terminated`) either way.
             let spent = current & Self.upstreamSpent != 0
+            if spent && closures.hasNoTerminals && current &- Self.delivering < Self.delivering {
+                // Nothing would run between the terminal transition and the
+                // end (no terminal closure, no upstream to dispose), and this
+                // is the only delivery in progress: one step ends it all,
+                // `finishSpentEnding`'s and `releaseClosures`' too
+                // (`finished`, this delivery's unit out, the claim on the
+                // closures, which cannot be claimed yet: `finished` was not
+                // set). The closures are then `onNext` alone.
+                let (exchanged, original) = state.compareExchange(
+                    expected: current,
+                    desired: (current | Self.ended | Self.terminated | Self.finishing | Self.finished
+                        | Self.closuresReleased) &- Self.delivering,
+                    ordering: .acquiringAndReleasing)
+                if exchanged {
+                    #if DEBUG
+                    countEnd()
+                    #endif
+                    closures.releaseOnNext()
+                    return
+                }
+                current = original
+                continue
+            }
             let (exchanged, original) = state.compareExchange(
                 expected: current,
                 desired: current | Self.ended | Self.terminated | (spent ? Self.finishing : 0),
@@ -418,7 +446,8 @@ func initialize<Element>(
 /// sink, `OneShotTimerSource` or `PeriodicTimerSource`.)
 @usableFromInline
 struct ClosureSlots<Element>: ~Copyable {
-    @usableFromInline let onNext: ((Element) -> Void)?
+    /// (A `var` for ``releaseOnNext()`` alone.)
+    @usableFromInline var onNext: ((Element) -> Void)?
     @usableFromInline let terminals: TerminalClosures?
 
     @inlinable
@@ -436,6 +465,15 @@ struct ClosureSlots<Element>: ~Copyable {
 
     @inlinable @inline(__always)
     borrowing func next(_ element: Element) { onNext?(element) }
+
+    /// No terminal closure was given (the usual `subscribe(onNext:)`).
+    @inlinable @inline(__always)
+    var hasNoTerminals: Bool { terminals == nil }
+
+    /// Lets go of `onNext`: all there is to let go of when
+    /// ``hasNoTerminals`` (the terminal slot is already empty).
+    @inlinable @inline(__always)
+    mutating func releaseOnNext() { onNext = nil }
 
     /// `onError`, then `onDisposed`.
     @inlinable

@@ -103,6 +103,43 @@ import TickTesting
         withExtendedLifetime(subscription) {}
     }
 
+    /// With `onNext` alone (no terminal closure), the one-shot delivery ends
+    /// in one step (`ClosureSink.deliverOnce`): `onNext` once, then the
+    /// subscription is over: its closure let go of, its resource count
+    /// ended while the disposable is still held (debug builds), and a
+    /// later disposal changes nothing but `isDisposed`.
+    @Test func anOnNextOnlySubscriptionEndsWithItsDelivery() {
+        final class Owner: Sendable {}
+        let scheduler = TestScheduler()
+        let scope = Resources.Scope()
+        weak var weakOwner: Owner?
+        var values: [Int] = []
+        var subscription: (any Disposable)?
+        scope.run {
+            let owner = Owner()
+            weakOwner = owner
+            subscription = Observable<Int>.timer(.milliseconds(5), scheduler: scheduler)
+                .subscribe(onNext: { value in
+                    _ = owner
+                    values.append(value)
+                })
+        }
+        if Resources.isCounting { #expect(scope.live == 1) }
+        scheduler.advance(to: 4)
+        #expect(values.isEmpty)
+        #expect(weakOwner != nil)
+        scheduler.advance(to: 5)
+        #expect(values == [0])
+        #expect(weakOwner == nil)
+        #expect(scheduler.pendingCount == 0)
+        #expect(scope.live == 0)
+        #expect((subscription as? any Cancelable)?.isDisposed == false)
+        subscription?.dispose()
+        #expect((subscription as? any Cancelable)?.isDisposed == true)
+        scheduler.advance(to: 20)
+        #expect(values == [0])
+    }
+
     @Test func aPeriodicTimerTicksUntilDisposed() {
         let scheduler = TestScheduler()
         let log = Log()
