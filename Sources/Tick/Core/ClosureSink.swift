@@ -74,7 +74,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     @exclusivity(unchecked) private final var token: ResourceToken?
     #endif
 
-    @usableFromInline static var upstreamSet: Int { 1 }
+    @usableFromInline static var upstreamSet: Int { ClosureSinkBits.upstreamSet }
     /// `dispose()` was called (``isDisposed``).
     @usableFromInline static var disposeCalled: Int { 2 }
     /// No closure is called any more (disposed, or a terminal event arrived).
@@ -82,7 +82,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// Set with `ended` when a terminal event ended the sink.
     @usableFromInline static var terminated: Int { 8 }
     /// Claimed by the one caller that disposes the upstream.
-    @usableFromInline static var finishing: Int { 16 }
+    @usableFromInline static var finishing: Int { ClosureSinkBits.finishing }
     /// The upstream is disposed and `onDisposed` has run.
     @usableFromInline static var finished: Int { 32 }
     /// Claimed by the one caller that lets go of the closures.
@@ -237,12 +237,21 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// without destroying it (``initialize(_:overPlaceholder:)``).
     @usableFromInline
     final func setUpstream(_ disposable: consuming any Disposable) {
+        setUpstreamInline(disposable)
+    }
+
+    /// ``setUpstream(_:)`` written into its caller: where the upstream is
+    /// made by the call that returns it (`OneShotTimerSource.startAsOwnSink()`),
+    /// the two calls become one, and the returned disposable is stored
+    /// without a second move.
+    @inline(__always)
+    final func setUpstreamInline(_ disposable: consuming any Disposable) {
         assert(upstream is NopDisposable, "a closure sink's upstream is set once")
         initialize(&upstream, overPlaceholder: disposable)
         var current = state.load(ordering: .relaxed)
-        while current & Self.finishing == 0 {
+        while current & ClosureSinkBits.finishing == 0 {
             let (exchanged, original) = state.compareExchange(
-                expected: current, desired: current | Self.upstreamSet, ordering: .acquiringAndReleasing)
+                expected: current, desired: current | ClosureSinkBits.upstreamSet, ordering: .acquiringAndReleasing)
             if exchanged { return }
             current = original
         }
@@ -402,6 +411,16 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         swap(&upstream, &taken)
         return taken
     }
+}
+
+/// Two of ``ClosureSink``'s state bits, outside the generic class: written
+/// into unspecialized generic code (``ClosureSink/setUpstreamInline(_:)``
+/// in `OneShotTimerSource`), the generic class's static getters are called
+/// there instead of folded.
+@usableFromInline
+enum ClosureSinkBits {
+    @inlinable static var upstreamSet: Int { 1 }
+    @inlinable static var finishing: Int { 16 }
 }
 
 /// Writes `value` into `slot` without destroying what `slot` holds, which
