@@ -340,6 +340,39 @@ import TickTesting
     /// queues work (`Forwarding`), so its timers go through the trampoline
     /// as before the shortcut. Every timer is due at the same instant, so
     /// the order they fire in is the order they were scheduled in.
+    /// Off the shortcut (a scheduler that does not only queue work), a
+    /// timer's own closure subscription goes through the trampoline
+    /// (`OneShotTimerSource.startAsOwnSink()`): past the nesting limit its
+    /// timer is scheduled in the order the usual path (an observer
+    /// subscribed, the timer's own sink) schedules it.
+    @Test func offTheShortcutTimersAreScheduledInTheUsualPathsOrder() {
+        func order(direct: Bool) -> [Int] {
+            let testScheduler = TestScheduler()
+            let scheduler: any Scheduler = Forwarding(testScheduler)
+            var fired: [Int] = []
+            func timer(_ label: Int) -> any Disposable {
+                let source = Observable<Int>.timer(.milliseconds(5), scheduler: scheduler)
+                if direct { return source.subscribe(onNext: { _ in fired.append(label) }) }
+                return source.subscribe(AnyObserver { event in if case .next = event { fired.append(label) } })
+            }
+            func chain(_ level: Int) -> Observable<Int> {
+                Observable<Int>.create { observer in
+                    let own = timer(level)
+                    guard level < 300 else { return own }
+                    return Disposables.create(own, chain(level + 1).subscribe(observer))
+                }
+            }
+            let sibling = Observable<Int>.create { _ in timer(-1) }
+            let subscription = Observable.merge(chain(0), sibling).subscribe(onNext: { _ in })
+            testScheduler.run()
+            subscription.dispose()
+            return fired
+        }
+        let direct = order(direct: true)
+        #expect(direct == order(direct: false))
+        #expect(direct.count == 302)
+    }
+
     @Test func pastTheNestingLimitTimersAreScheduledInTheTrampolinesOrder() {
         func order(shortcut: Bool) -> [Int] {
             let testScheduler = TestScheduler()
