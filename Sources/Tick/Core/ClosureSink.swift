@@ -74,7 +74,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     @exclusivity(unchecked) private final var token: ResourceToken?
     #endif
 
-    @usableFromInline static var upstreamSet: Int { 1 }
+    @usableFromInline static var upstreamSet: Int { ClosureSinkBits.upstreamSet }
     /// `dispose()` was called (``isDisposed``).
     @usableFromInline static var disposeCalled: Int { 2 }
     /// No closure is called any more (disposed, or a terminal event arrived).
@@ -82,7 +82,7 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// Set with `ended` when a terminal event ended the sink.
     @usableFromInline static var terminated: Int { 8 }
     /// Claimed by the one caller that disposes the upstream.
-    @usableFromInline static var finishing: Int { 16 }
+    @usableFromInline static var finishing: Int { ClosureSinkBits.finishing }
     /// The upstream is disposed and `onDisposed` has run.
     @usableFromInline static var finished: Int { 32 }
     /// Claimed by the one caller that lets go of the closures.
@@ -168,6 +168,11 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         token = ResourceToken()
         token?.name(ClosureSink<Element>.self)
     }
+
+    /// The end of the resource count, for ``deliverOnce(_:)``'s one-step
+    /// ending (inlinable code cannot reach the private token).
+    @usableFromInline
+    final func countEnd() { token = nil }
     #endif
 
     /// `true` once ``dispose()`` has been called (not after a terminal event
@@ -232,12 +237,21 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
     /// without destroying it (``initialize(_:overPlaceholder:)``).
     @usableFromInline
     final func setUpstream(_ disposable: consuming any Disposable) {
+        setUpstreamInline(disposable)
+    }
+
+    /// ``setUpstream(_:)`` written into its caller: where the upstream is
+    /// made by the call that returns it (`OneShotTimerSource.startAsOwnSink()`),
+    /// the two calls become one, and the returned disposable is stored
+    /// without a second move.
+    @inline(__always)
+    final func setUpstreamInline(_ disposable: consuming any Disposable) {
         assert(upstream is NopDisposable, "a closure sink's upstream is set once")
         initialize(&upstream, overPlaceholder: disposable)
         var current = state.load(ordering: .relaxed)
-        while current & Self.finishing == 0 {
+        while current & ClosureSinkBits.finishing == 0 {
             let (exchanged, original) = state.compareExchange(
-                expected: current, desired: current | Self.upstreamSet, ordering: .acquiringAndReleasing)
+                expected: current, desired: current | ClosureSinkBits.upstreamSet, ordering: .acquiringAndReleasing)
             if exchanged { return }
             current = original
         }
@@ -342,6 +356,29 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
             // `finishEnding` had claimed it, and runs no `onDisposed`
             // (`terminated`) either way.
             let spent = current & Self.upstreamSpent != 0
+            if spent && closures.hasNoTerminals && current &- Self.delivering < Self.delivering {
+                // Nothing would run between the terminal transition and the
+                // end (no terminal closure, no upstream to dispose), and this
+                // is the only delivery in progress: one step ends it all,
+                // `finishSpentEnding`'s and `releaseClosures`' too
+                // (`finished`, this delivery's unit out, the claim on the
+                // closures, which cannot be claimed yet: `finished` was not
+                // set). The closures are then `onNext` alone.
+                let (exchanged, original) = state.compareExchange(
+                    expected: current,
+                    desired: (current | Self.ended | Self.terminated | Self.finishing | Self.finished
+                        | Self.closuresReleased) &- Self.delivering,
+                    ordering: .acquiringAndReleasing)
+                if exchanged {
+                    #if DEBUG
+                    countEnd()
+                    #endif
+                    closures.releaseOnNext()
+                    return
+                }
+                current = original
+                continue
+            }
             let (exchanged, original) = state.compareExchange(
                 expected: current,
                 desired: current | Self.ended | Self.terminated | (spent ? Self.finishing : 0),
@@ -374,6 +411,16 @@ class ClosureSink<Element>: NestedSources, Cancelable, @unchecked Sendable {
         swap(&upstream, &taken)
         return taken
     }
+}
+
+/// Two of ``ClosureSink``'s state bits, outside the generic class: written
+/// into unspecialized generic code (``ClosureSink/setUpstreamInline(_:)``
+/// in `OneShotTimerSource`), the generic class's static getters are called
+/// there instead of folded.
+@usableFromInline
+enum ClosureSinkBits {
+    @inlinable static var upstreamSet: Int { 1 }
+    @inlinable static var finishing: Int { 16 }
 }
 
 /// Writes `value` into `slot` without destroying what `slot` holds, which
@@ -418,7 +465,8 @@ func initialize<Element>(
 /// sink, `OneShotTimerSource` or `PeriodicTimerSource`.)
 @usableFromInline
 struct ClosureSlots<Element>: ~Copyable {
-    @usableFromInline let onNext: ((Element) -> Void)?
+    /// (A `var` for ``releaseOnNext()`` alone.)
+    @usableFromInline var onNext: ((Element) -> Void)?
     @usableFromInline let terminals: TerminalClosures?
 
     @inlinable
@@ -436,6 +484,15 @@ struct ClosureSlots<Element>: ~Copyable {
 
     @inlinable @inline(__always)
     borrowing func next(_ element: Element) { onNext?(element) }
+
+    /// No terminal closure was given (the usual `subscribe(onNext:)`).
+    @inlinable @inline(__always)
+    var hasNoTerminals: Bool { terminals == nil }
+
+    /// Lets go of `onNext`: all there is to let go of when
+    /// ``hasNoTerminals`` (the terminal slot is already empty).
+    @inlinable @inline(__always)
+    mutating func releaseOnNext() { onNext = nil }
 
     /// `onError`, then `onDisposed`.
     @inlinable

@@ -49,4 +49,11 @@ class DirectSource<Element>: ClosureSink<Element>, @unchecked Sendable {
     func start(_ sink: ClosureSink<Element>) -> any Disposable {
         CurrentThreadScheduler.subscribe(direct: self, sink)
     }
+
+    /// Starts the source for its own first closure subscription (the
+    /// source is the sink: ``ClosureSink/claim()``) and sets the upstream:
+    /// `setUpstream(start(self))`, which a source may do in one call
+    /// (``OneShotTimerSource``).
+    @usableFromInline
+    func startAsOwnSink() { setUpstream(start(self)) }
 }

@@ -249,7 +249,7 @@ extension ObservableType {
                 direct.install(
                     onNext: consume onNext, onError: consume onError, onCompleted: consume onCompleted,
                     onDisposed: consume onDisposed)
-                direct.setUpstream(direct.start(direct))
+                direct.startAsOwnSink()
                 sink = direct
             } else {
                 sink = ClosureSink(

@@ -193,6 +193,46 @@ import TickTesting
         #expect(stories.count >= 2)
     }
 
+    /// The same race with `onNext` alone, whose delivery ends in one step
+    /// (`ClosureSink.deliverOnce`, no terminal closure): `onNext` runs at
+    /// most once, the closure is let go of whichever side wins, and the
+    /// disposal is recorded either way.
+    @Test func aDirectTimerWithOnlyOnNextFiringWhileDisposedOnAnotherThreadEndsOnce() {
+        var outcomes = Set<Int>()
+        for round in 0..<1_000 {
+            let scheduler = TestScheduler()
+            let calls = Locked<Int>(0)
+            weak var weakCaptured: Captured?
+            let subscription: any Disposable
+            do {
+                let captured = Captured()
+                weakCaptured = captured
+                subscription = Observable<Int>.timer(.milliseconds(10), scheduler: scheduler).subscribe(
+                    onNext: { value in
+                        _ = captured
+                        calls.withLock { $0 += 1 }
+                    })
+            }
+            let held = Locked<(any Disposable)?>(subscription)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if (index == 0) == (round % 2 == 0) {
+                    scheduler.advance(to: 10)
+                } else {
+                    held.withLock { $0 }?.dispose()
+                }
+            }
+            let count = calls.withLock { $0 }
+            #expect(count <= 1)
+            outcomes.insert(count)
+            #expect(weakCaptured == nil)
+            #expect((subscription as? any Cancelable)?.isDisposed == true)
+            #expect(scheduler.pendingCount == 0)
+            withExtendedLifetime(held) {}
+        }
+        // Not vacuous: the timer fired in some rounds.
+        #expect(outcomes.contains(1))
+    }
+
     /// A timer's first closure subscription takes the timer's source as its
     /// sink (`ClosureSink.claim`); concurrent first subscriptions race for
     /// it, and exactly one wins: every subscription, the winner's and the

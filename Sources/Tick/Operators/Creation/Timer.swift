@@ -152,16 +152,24 @@ final class OneShotTimerSource<Element: FixedWidthInteger>: DirectSource<Element
     /// no thread is at the nesting limit, where it would queue the
     /// subscription instead (`CurrentThreadScheduler.subscribe(direct:_:)`
     /// says why that changes nothing else).
-    ///
-    /// The source's own subscription (`sink` is the source) schedules
-    /// ``fire()`` here, as ``subscribeDirect(_:)`` would, without the second
-    /// call.
     override func start(_ sink: ClosureSink<Element>) -> any Disposable {
         if scheduler._schedulesOnlyForLater && CurrentThreadScheduler.noThreadIsAtTheNestingLimit {
-            if sink === self { return scheduler.schedule(after: dueTime, scheduledAction(firing: self)) }
             return subscribeDirect(sink)
         }
         return CurrentThreadScheduler.subscribe(direct: self, sink)
+    }
+
+    /// The source's own subscription (the sink is the source): the
+    /// shortcut of ``start(_:)``, scheduling ``fire()`` as
+    /// ``subscribeDirect(_:)`` would, and the scheduled action stored as
+    /// the upstream in the same call (`setUpstream` written in, the
+    /// returned disposable stored where it is made).
+    override func startAsOwnSink() {
+        if scheduler._schedulesOnlyForLater && CurrentThreadScheduler.noThreadIsAtTheNestingLimit {
+            setUpstreamInline(scheduler.schedule(after: dueTime, scheduledAction(firing: self)))
+        } else {
+            setUpstream(CurrentThreadScheduler.subscribe(direct: self, self))
+        }
     }
 }
 

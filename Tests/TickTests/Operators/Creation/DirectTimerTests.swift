@@ -103,6 +103,43 @@ import TickTesting
         withExtendedLifetime(subscription) {}
     }
 
+    /// With `onNext` alone (no terminal closure), the one-shot delivery ends
+    /// in one step (`ClosureSink.deliverOnce`): `onNext` once, then the
+    /// subscription is over: its closure let go of, its resource count
+    /// ended while the disposable is still held (debug builds), and a
+    /// later disposal changes nothing but `isDisposed`.
+    @Test func anOnNextOnlySubscriptionEndsWithItsDelivery() {
+        final class Owner: Sendable {}
+        let scheduler = TestScheduler()
+        let scope = Resources.Scope()
+        weak var weakOwner: Owner?
+        var values: [Int] = []
+        var subscription: (any Disposable)?
+        scope.run {
+            let owner = Owner()
+            weakOwner = owner
+            subscription = Observable<Int>.timer(.milliseconds(5), scheduler: scheduler)
+                .subscribe(onNext: { value in
+                    _ = owner
+                    values.append(value)
+                })
+        }
+        if Resources.isCounting { #expect(scope.live == 1) }
+        scheduler.advance(to: 4)
+        #expect(values.isEmpty)
+        #expect(weakOwner != nil)
+        scheduler.advance(to: 5)
+        #expect(values == [0])
+        #expect(weakOwner == nil)
+        #expect(scheduler.pendingCount == 0)
+        #expect(scope.live == 0)
+        #expect((subscription as? any Cancelable)?.isDisposed == false)
+        subscription?.dispose()
+        #expect((subscription as? any Cancelable)?.isDisposed == true)
+        scheduler.advance(to: 20)
+        #expect(values == [0])
+    }
+
     @Test func aPeriodicTimerTicksUntilDisposed() {
         let scheduler = TestScheduler()
         let log = Log()
@@ -303,6 +340,39 @@ import TickTesting
     /// queues work (`Forwarding`), so its timers go through the trampoline
     /// as before the shortcut. Every timer is due at the same instant, so
     /// the order they fire in is the order they were scheduled in.
+    /// Off the shortcut (a scheduler that does not only queue work), a
+    /// timer's own closure subscription goes through the trampoline
+    /// (`OneShotTimerSource.startAsOwnSink()`): past the nesting limit its
+    /// timer is scheduled in the order the usual path (an observer
+    /// subscribed, the timer's own sink) schedules it.
+    @Test func offTheShortcutTimersAreScheduledInTheUsualPathsOrder() {
+        func order(direct: Bool) -> [Int] {
+            let testScheduler = TestScheduler()
+            let scheduler: any Scheduler = Forwarding(testScheduler)
+            var fired: [Int] = []
+            func timer(_ label: Int) -> any Disposable {
+                let source = Observable<Int>.timer(.milliseconds(5), scheduler: scheduler)
+                if direct { return source.subscribe(onNext: { _ in fired.append(label) }) }
+                return source.subscribe(AnyObserver { event in if case .next = event { fired.append(label) } })
+            }
+            func chain(_ level: Int) -> Observable<Int> {
+                Observable<Int>.create { observer in
+                    let own = timer(level)
+                    guard level < 300 else { return own }
+                    return Disposables.create(own, chain(level + 1).subscribe(observer))
+                }
+            }
+            let sibling = Observable<Int>.create { _ in timer(-1) }
+            let subscription = Observable.merge(chain(0), sibling).subscribe(onNext: { _ in })
+            testScheduler.run()
+            subscription.dispose()
+            return fired
+        }
+        let direct = order(direct: true)
+        #expect(direct == order(direct: false))
+        #expect(direct.count == 302)
+    }
+
     @Test func pastTheNestingLimitTimersAreScheduledInTheTrampolinesOrder() {
         func order(shortcut: Bool) -> [Int] {
             let testScheduler = TestScheduler()
