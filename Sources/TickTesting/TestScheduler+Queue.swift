@@ -448,12 +448,7 @@ extension TestScheduler {
             if due <= now {
                 due = simulateProcessingDelay ? now + frame.totalAttoseconds : now
             }
-            let key = sequence
-            if Int(truncatingIfNeeded: sequence &>> 6) == done.capacity { done.grow() }
-            queue.push(due: due, sequence: sequence, consume action)
-            sequence &+= 1
-            if let orderExplorer { orderExplorer.noteScheduled(key, fromAction: isAdvancing) }
-            return key
+            return add(due: due, inliningThePush: false, consume action)
         }
 
         /// `enqueue` of a due time already after the clock (no clamp):
@@ -461,9 +456,20 @@ extension TestScheduler {
         /// the queue's push inlined (see `WorkQueue.pushInlined`).
         @inline(__always)
         mutating func push(due: Int128, _ action: __owned @escaping () -> Void) -> UInt64 {
+            add(due: due, inliningThePush: true, consume action)
+        }
+
+        /// Gives `action` the next sequence number and queues it at `due`
+        /// (already clamped). `inliningThePush` is a constant at each caller.
+        @inline(__always)
+        private mutating func add(due: Int128, inliningThePush: Bool, _ action: __owned @escaping () -> Void) -> UInt64 {
             let key = sequence
             if Int(truncatingIfNeeded: sequence &>> 6) == done.capacity { done.grow() }
-            queue.pushInlined(due: due, sequence: sequence, consume action)
+            if inliningThePush {
+                queue.pushInlined(due: due, sequence: sequence, consume action)
+            } else {
+                queue.push(due: due, sequence: sequence, consume action)
+            }
             sequence &+= 1
             if let orderExplorer { orderExplorer.noteScheduled(key, fromAction: isAdvancing) }
             return key
