@@ -36,7 +36,7 @@ import Tick
 }
 
 /// The scheduler's clock as `now` reads it without the lock (a sequence
-/// lock, `PublishedClock` in TestScheduler+Queue.swift): a reader on another
+/// lock, `PublishedClock` in TestScheduler+State.swift): a reader on another
 /// thread never sees a torn value (each published value has equal high and
 /// low words, so a mix of two writes shows) nor one older than the last it
 /// saw. The reader reads a fixed number of times, whatever the writer does.
