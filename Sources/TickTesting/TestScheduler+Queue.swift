@@ -5,7 +5,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Synchronization
 @_spi(TickInternals) import Tick
 
 // The queue behind a TestScheduler: the pending work in (due time, sequence
